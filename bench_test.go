@@ -1,0 +1,76 @@
+package toolreg
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+)
+
+// The small tool of the performance issue: Args {City, Count}, a string
+// result, and the arguments below.
+type benchArgs struct {
+	City  string `json:"city"`
+	Count int    `json:"count"`
+}
+
+var (
+	benchJSON = json.RawMessage(`{"city":"Paris","count":3}`)
+	benchFn   = func(_ context.Context, a benchArgs) (string, error) { return a.City, nil }
+	benchSink string
+)
+
+// BenchmarkBaseline is the bar: encoding/json into the struct and a direct
+// call, with no validation at all.
+func BenchmarkBaseline(b *testing.B) {
+	b.ReportAllocs()
+	ctx := context.Background()
+	for b.Loop() {
+		var a benchArgs
+		if err := json.Unmarshal(benchJSON, &a); err != nil {
+			b.Fatal(err)
+		}
+		s, err := benchFn(ctx, a)
+		if err != nil {
+			b.Fatal(err)
+		}
+		benchSink = s
+	}
+}
+
+func BenchmarkInvoke(b *testing.B) {
+	tool := MustNew("bench", "Benchmark tool.", benchFn)
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		out := tool.Invoke(ctx, benchJSON)
+		if out.IsError {
+			b.Fatal(out.Text)
+		}
+		benchSink = out.Text
+	}
+}
+
+func BenchmarkRegistryCall(b *testing.B) {
+	reg := NewRegistry()
+	reg.MustAdd(MustNew("bench", "Benchmark tool.", benchFn))
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		out := reg.Call(ctx, "bench", benchJSON)
+		if out.IsError {
+			b.Fatal(out.Text)
+		}
+		benchSink = out.Text
+	}
+}
+
+// BenchmarkNew measures a declaration: reflection, post-processing and
+// validator compilation, paid once per tool.
+func BenchmarkNew(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := New("bench", "Benchmark tool.", benchFn); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,327 @@
+package toolreg
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"reflect"
+	"strconv"
+	"time"
+)
+
+// parseArguments reads a call's arguments into a JSON value (numbers kept
+// exact as json.Number) for the validator. Empty, blank and null arguments
+// mean {}.
+func parseArguments(args []byte) (any, error) {
+	trimmed := bytes.TrimSpace(args)
+	if len(trimmed) == 0 || string(trimmed) == "null" {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(trimmed))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, syntaxProblem(err, trimmed)
+	}
+	if dec.InputOffset() != int64(len(trimmed)) {
+		return nil, fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
+	}
+	return v, nil
+}
+
+func syntaxProblem(err error, data []byte) error {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Errorf("not valid JSON: %s (at offset %d)", se.Error(), se.Offset)
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return fmt.Errorf("not valid JSON: the input ends early (%d bytes); send one complete JSON object", len(data))
+	}
+	return fmt.Errorf("not valid JSON: %s", err)
+}
+
+// decodeError locates a value the decoder could not store after the
+// validator accepted it (a number too large for float64, say).
+type decodeError struct {
+	path string
+	msg  string
+}
+
+func (e *decodeError) Error() string { return e.path + ": " + e.msg }
+
+// decode stores the validated JSON value x into v, which is addressable and
+// of n's type, the way encoding/json would, and fills in defaults for
+// members x leaves out. It reflects over values only: every type question
+// was answered when the plan was built.
+func decode(n *node, v reflect.Value, x any, path string) error {
+	if x == nil {
+		switch n.kind {
+		case kPtr, kSlice, kMap, kAny, kBytes, kText:
+			v.SetZero()
+		case kRaw:
+			v.SetBytes([]byte("null"))
+		case kHook:
+			return hookDecode(v, []byte("null"), path)
+		}
+		return nil // encoding/json leaves other kinds alone on null
+	}
+	bad := func(format string, a ...any) error {
+		return &decodeError{path: path, msg: fmt.Sprintf(format, a...)}
+	}
+	switch n.kind {
+	case kString:
+		s, ok := x.(string)
+		if !ok {
+			return bad("expected a string")
+		}
+		v.SetString(s)
+	case kBool:
+		b, ok := x.(bool)
+		if !ok {
+			return bad("expected a boolean")
+		}
+		v.SetBool(b)
+	case kInt:
+		num, ok := x.(json.Number)
+		if !ok {
+			return bad("expected an integer")
+		}
+		i, err := strconv.ParseInt(string(num), 10, n.typ.Bits())
+		if err != nil {
+			r, ok := wholeNumber(num)
+			if !ok || !r.Num().IsInt64() {
+				return bad("%s is not an integer in the range of %s", num, n.typ)
+			}
+			i = r.Num().Int64()
+			if v.OverflowInt(i) {
+				return bad("%s is out of the range of %s", num, n.typ)
+			}
+		}
+		v.SetInt(i)
+	case kUint:
+		num, ok := x.(json.Number)
+		if !ok {
+			return bad("expected an integer")
+		}
+		u, err := strconv.ParseUint(string(num), 10, n.typ.Bits())
+		if err != nil {
+			r, ok := wholeNumber(num)
+			if !ok || !r.Num().IsUint64() {
+				return bad("%s is not an integer in the range of %s", num, n.typ)
+			}
+			u = r.Num().Uint64()
+			if v.OverflowUint(u) {
+				return bad("%s is out of the range of %s", num, n.typ)
+			}
+		}
+		v.SetUint(u)
+	case kFloat:
+		num, ok := x.(json.Number)
+		if !ok {
+			return bad("expected a number")
+		}
+		f, err := strconv.ParseFloat(string(num), n.typ.Bits())
+		if err != nil {
+			return bad("%s is out of the range of %s", num, n.typ)
+		}
+		v.SetFloat(f)
+	case kStruct:
+		obj, ok := x.(map[string]any)
+		if !ok {
+			return bad("expected an object")
+		}
+		matched := 0
+		for i := range n.fields {
+			f := &n.fields[i]
+			val, present := obj[f.name]
+			if !present {
+				if f.def == nil {
+					continue
+				}
+				val = f.def
+			} else {
+				matched++
+			}
+			if err := decode(f.plan, fieldAt(v, f.index), val, joinPath(path, f.name)); err != nil {
+				return err
+			}
+		}
+		if matched != len(obj) {
+			return bad("unknown field")
+		}
+	case kPtr:
+		if v.IsNil() {
+			v.Set(reflect.New(n.typ.Elem()))
+		}
+		return decode(n.elem, v.Elem(), x, path)
+	case kSlice:
+		arr, ok := x.([]any)
+		if !ok {
+			return bad("expected an array")
+		}
+		s := reflect.MakeSlice(n.typ, len(arr), len(arr))
+		for i, item := range arr {
+			if err := decode(n.elem, s.Index(i), item, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+	case kArray:
+		arr, ok := x.([]any)
+		if !ok || len(arr) != v.Len() {
+			return bad("expected an array of %d items", v.Len())
+		}
+		for i, item := range arr {
+			if err := decode(n.elem, v.Index(i), item, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	case kMap:
+		obj, ok := x.(map[string]any)
+		if !ok {
+			return bad("expected an object")
+		}
+		if v.IsNil() {
+			v.Set(reflect.MakeMapWithSize(n.typ, len(obj)))
+		}
+		keyType := n.typ.Key()
+		for k, item := range obj {
+			ev := reflect.New(n.typ.Elem()).Elem()
+			if err := decode(n.elem, ev, item, joinPath(path, k)); err != nil {
+				return err
+			}
+			v.SetMapIndex(reflect.ValueOf(k).Convert(keyType), ev)
+		}
+	case kAny:
+		plain, err := plainValue(x)
+		if err != nil {
+			return bad("%v", err)
+		}
+		v.Set(reflect.ValueOf(plain))
+	case kBytes:
+		s, ok := x.(string)
+		if !ok {
+			return bad("expected a base64 string")
+		}
+		b := make([]byte, base64.StdEncoding.DecodedLen(len(s)))
+		m, err := base64.StdEncoding.Decode(b, []byte(s))
+		if err != nil {
+			return bad("not valid base64: %v", err)
+		}
+		v.SetBytes(b[:m])
+	case kNumber:
+		num, ok := x.(json.Number)
+		if !ok {
+			return bad("expected a number")
+		}
+		v.SetString(string(num))
+	case kRaw:
+		b, err := encodeValue(x)
+		if err != nil {
+			return bad("%v", err)
+		}
+		v.SetBytes(b)
+	case kTime:
+		s, ok := x.(string)
+		if !ok {
+			return bad("expected an RFC 3339 date-time string")
+		}
+		if err := v.Addr().Interface().(*time.Time).UnmarshalText([]byte(s)); err != nil {
+			return bad("not an RFC 3339 date-time: %v", err)
+		}
+	case kText:
+		s, ok := x.(string)
+		if !ok {
+			return bad("expected a string")
+		}
+		if err := v.Addr().Interface().(encoding.TextUnmarshaler).UnmarshalText([]byte(s)); err != nil {
+			return bad("%v", err)
+		}
+	case kHook:
+		b, err := encodeValue(x)
+		if err != nil {
+			return bad("%v", err)
+		}
+		return hookDecode(v, b, path)
+	}
+	return nil
+}
+
+// fieldAt is v.FieldByIndex, allocating embedded struct pointers on the way
+// as encoding/json does.
+func fieldAt(v reflect.Value, index []int) reflect.Value {
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				v.Set(reflect.New(v.Type().Elem()))
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v
+}
+
+func hookDecode(v reflect.Value, b []byte, path string) error {
+	if err := json.Unmarshal(b, v.Addr().Interface()); err != nil {
+		return &decodeError{path: path, msg: err.Error()}
+	}
+	return nil
+}
+
+// wholeNumber reads an integral number written as a float (5.0, 1e2), which
+// JSON Schema's "integer" accepts.
+func wholeNumber(num json.Number) (*big.Rat, bool) {
+	r, ok := new(big.Rat).SetString(string(num))
+	if !ok || !r.IsInt() {
+		return nil, false
+	}
+	return r, true
+}
+
+// plainValue turns a parsed JSON value into what encoding/json gives an
+// interface{}: float64 numbers. It rewrites x in place.
+func plainValue(x any) (any, error) {
+	switch t := x.(type) {
+	case json.Number:
+		f, err := strconv.ParseFloat(string(t), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%s is out of the range of float64", t)
+		}
+		return f, nil
+	case map[string]any:
+		for k, v := range t {
+			p, err := plainValue(v)
+			if err != nil {
+				return nil, err
+			}
+			t[k] = p
+		}
+	case []any:
+		for i, v := range t {
+			p, err := plainValue(v)
+			if err != nil {
+				return nil, err
+			}
+			t[i] = p
+		}
+	}
+	return x, nil
+}
+
+// encodeValue writes a parsed JSON value back as compact JSON, without
+// HTML escaping.
+func encodeValue(x any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(x); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}

@@ -1,0 +1,109 @@
+package toolreg
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors. Every error the library returns or puts in Output.Err
+// wraps one of them, so hosts branch with errors.Is.
+var (
+	// ErrInvalidDeclaration: New refused a tool (bad description, Args type
+	// or tag). The error is a *DeclarationError when a type is at fault.
+	ErrInvalidDeclaration = errors.New("invalid tool declaration")
+	// ErrInvalidName: a tool name breaks the naming rule (see ValidName).
+	ErrInvalidName = errors.New("invalid tool name")
+	// ErrDuplicateTool: a registry already holds a tool of that name.
+	ErrDuplicateTool = errors.New("duplicate tool")
+	// ErrUnknownTool: a call named a tool the registry does not hold.
+	ErrUnknownTool = errors.New("unknown tool")
+	// ErrInvalidArguments: the call's arguments are not valid JSON or do
+	// not match the tool's input schema. The error is an *ArgumentError.
+	ErrInvalidArguments = errors.New("invalid arguments")
+	// ErrToolPanic: the tool panicked. The error is a *PanicError.
+	ErrToolPanic = errors.New("tool panicked")
+	// ErrInvalidResult: the tool's result could not be encoded as JSON.
+	ErrInvalidResult = errors.New("invalid tool result")
+)
+
+// DeclarationError says why New refused an Args or Result type: the field
+// path, its Go type, what would go wrong, and what to write instead.
+type DeclarationError struct {
+	Path string // JSON path of the field, "" for the type itself
+	Type string // the Go type at fault
+	Why  string
+	Fix  string
+}
+
+func (e *DeclarationError) Error() string {
+	var b strings.Builder
+	if e.Path != "" {
+		fmt.Fprintf(&b, "field %s (%s): ", e.Path, e.Type)
+	} else {
+		fmt.Fprintf(&b, "type %s: ", e.Type)
+	}
+	b.WriteString(e.Why)
+	if e.Fix != "" {
+		b.WriteString("; fix: ")
+		b.WriteString(e.Fix)
+	}
+	return b.String()
+}
+
+// Unwrap makes a DeclarationError match ErrInvalidDeclaration.
+func (e *DeclarationError) Unwrap() error { return ErrInvalidDeclaration }
+
+// Problem is one thing wrong with a call's arguments.
+type Problem struct {
+	// Path locates the offending value: "city", "stops[2].name", or "" for
+	// the arguments object itself.
+	Path string
+	// Message says what was expected, what was given and what is allowed.
+	Message string
+}
+
+// ArgumentError is the host-facing error of a call whose arguments were
+// refused. Its Error text is the same text the model reads.
+type ArgumentError struct {
+	Tool     string
+	Problems []Problem
+}
+
+func (e *ArgumentError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "invalid arguments for tool %q:", e.Tool)
+	for _, p := range e.Problems {
+		b.WriteString("\n- ")
+		if p.Path != "" {
+			b.WriteString(p.Path)
+			b.WriteString(": ")
+		}
+		b.WriteString(p.Message)
+	}
+	return b.String()
+}
+
+// Unwrap makes an ArgumentError match ErrInvalidArguments.
+func (e *ArgumentError) Unwrap() error { return ErrInvalidArguments }
+
+// PanicError carries a tool's panic for the host. None of it reaches the
+// model.
+type PanicError struct {
+	Tool  string
+	Value any    // the value passed to panic
+	Stack []byte // the goroutine's stack at the panic
+}
+
+func (e *PanicError) Error() string {
+	return fmt.Sprintf("tool %q panicked: %v\n%s", e.Tool, e.Value, e.Stack)
+}
+
+// Unwrap makes a PanicError match ErrToolPanic, and the panic value when it
+// is an error.
+func (e *PanicError) Unwrap() []error {
+	if err, ok := e.Value.(error); ok {
+		return []error{ErrToolPanic, err}
+	}
+	return []error{ErrToolPanic}
+}

@@ -1,0 +1,148 @@
+package toolreg
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"unicode"
+)
+
+// field is one JSON member of a struct as encoding/json sees it: promoted
+// fields of embedded structs are flattened into their outer struct.
+type field struct {
+	name      string       // the JSON name, exactly as encoding/json matches it
+	goPath    string       // Go selector for error messages, e.g. "Base.City"
+	index     []int        // reflect index path, through embedded structs
+	typ       reflect.Type // the field's Go type
+	tag       reflect.StructTag
+	omitempty bool // omitempty or omitzero
+}
+
+// structFields lists the JSON members of struct type t the way encoding/json
+// decodes them, and refuses the declarations where invopop's schema and
+// encoding/json would disagree (see shared research: embedding and tags).
+func structFields(t reflect.Type, path string) ([]field, error) {
+	var fields []field
+	if err := collectFields(t, nil, "", path, map[reflect.Type]bool{t: true}, &fields); err != nil {
+		return nil, err
+	}
+	seen := make(map[string]field, len(fields))
+	for _, f := range fields {
+		if prev, dup := seen[f.name]; dup {
+			return nil, &DeclarationError{
+				Path: joinPath(path, f.name), Type: t.String(),
+				Why: fmt.Sprintf("the JSON name %q is declared by both %s and %s; encoding/json resolves such clashes by embedding depth and may silently drop one", f.name, prev.goPath, f.goPath),
+				Fix: "give one of them another name with a json tag, or hide it with json:\"-\"",
+			}
+		}
+		seen[f.name] = f
+	}
+	return fields, nil
+}
+
+func collectFields(t reflect.Type, index []int, goPrefix, path string, embedding map[reflect.Type]bool, out *[]field) error {
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		jsonTag := sf.Tag.Get("json")
+		if schemaTag, _, _ := strings.Cut(sf.Tag.Get("jsonschema"), ","); jsonTag == "-" || schemaTag == "-" {
+			// Hidden from the model: not in the schema, never set by a call.
+			continue
+		}
+		name, opts, _ := strings.Cut(jsonTag, ",")
+		goPath := goPrefix + sf.Name
+		at := func(why, fix string) error {
+			return &DeclarationError{Path: joinPath(path, goPath), Type: sf.Type.String(), Why: why, Fix: fix}
+		}
+		if jsonTag == "-," || strings.HasPrefix(jsonTag, "-,") {
+			return at(`json:"-," names the JSON key "-", which the schema reflector drops`, `rename the field with a json tag, or use json:"-" to hide it`)
+		}
+		if hasOpt(opts, "inline") {
+			return at(`encoding/json has no ",inline" option: it would expect a nested object while the schema flattens it`, "embed the struct without a json tag to promote its fields")
+		}
+		if hasOpt(opts, "string") {
+			return at(`the ",string" option is not supported: the schema would not say that the value is a quoted number`, `remove ",string" and use a plain number or string field`)
+		}
+		if sf.Anonymous {
+			ft := sf.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if name == "" && ft.Kind() == reflect.Struct && !hasDecoder(ft) && !hasSchemaHook(ft) {
+				if sf.Type.Kind() == reflect.Pointer && !isExportedName(ft.Name()) {
+					return at("an embedded pointer to an unexported struct cannot be set by encoding/json", "embed the struct by value, or export its type")
+				}
+				if embedding[ft] {
+					return at("the struct embeds itself", "remove the cyclic embedding")
+				}
+				embedding[ft] = true
+				err := collectFields(ft, append(append([]int(nil), index...), i), goPath+".", path, embedding, out)
+				delete(embedding, ft)
+				if err != nil {
+					return err
+				}
+				continue
+			}
+			if !sf.IsExported() {
+				if ft.Kind() == reflect.Struct {
+					return at("an embedded unexported struct with its own decoding or a json name is ignored by encoding/json", "export the type or give it a named field")
+				}
+				return at("an embedded unexported non-struct type is ignored by encoding/json, but the schema would list it", "give it an exported field name, or remove it")
+			}
+		} else if !sf.IsExported() {
+			continue
+		}
+		if name != "" && !validTagName(name) {
+			return at(fmt.Sprintf("the json tag name %q is not one encoding/json accepts, so it would use %q instead", name, sf.Name), "use letters, digits and punctuation other than quotes, backslash and comma")
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		*out = append(*out, field{
+			name:      name,
+			goPath:    goPath,
+			index:     append(append([]int(nil), index...), i),
+			typ:       sf.Type,
+			tag:       sf.Tag,
+			omitempty: hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero"),
+		})
+	}
+	return nil
+}
+
+func hasOpt(opts, want string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == want {
+			return true
+		}
+	}
+	return false
+}
+
+// validTagName is encoding/json's rule for json tag names.
+func validTagName(s string) bool {
+	for _, c := range s {
+		switch {
+		case strings.ContainsRune("!#$%&()*+-./:;<=>?@[]^_{|}~ ", c):
+		case !unicode.IsLetter(c) && !unicode.IsDigit(c):
+			return false
+		}
+	}
+	return true
+}
+
+func isExportedName(s string) bool {
+	for _, c := range s {
+		return unicode.IsUpper(c)
+	}
+	return false
+}
+
+// joinPath appends a JSON member name to a field path used in messages.
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}

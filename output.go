@@ -1,0 +1,34 @@
+package toolreg
+
+import "encoding/json"
+
+// Output is the result of one call, ready for any provider: Text is what
+// the model reads, Structured the same result as JSON, and Err what the
+// host needs to know. A call never returns a Go error instead of an
+// Output: failures are results the model can act on.
+type Output struct {
+	// Text is what the model reads: a string result verbatim, any other
+	// result as JSON, or an error message that says what went wrong and
+	// what to do.
+	Text string
+	// Structured is the result as JSON, for providers and MCP clients that
+	// take structured results. Nil for string results and for errors.
+	Structured json.RawMessage
+	// IsError marks a failed call: invalid arguments, unknown tool, a tool
+	// error, a panic, a cancelled context.
+	IsError bool
+	// Err is the host's view of the failure, nil on success. It wraps one
+	// of the sentinels (ErrInvalidArguments, ErrUnknownTool, ErrToolPanic,
+	// ...) or the tool's own error, and may hold details (a panic's stack)
+	// that never reach the model.
+	Err error
+}
+
+// ToolCall is one call a model asked for: the provider's call ID, the tool
+// name and the arguments as raw JSON. Adapters turn provider messages into
+// ToolCalls.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments json.RawMessage
+}

@@ -1,0 +1,164 @@
+package toolreg
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// DefaultMaxConcurrency bounds how many calls of one CallAll run at once
+// unless WithMaxConcurrency says otherwise. Tools mostly wait on I/O, so the
+// bound is above the core count.
+const DefaultMaxConcurrency = 16
+
+// Registry holds tools of any Args and Result types by name: it emits their
+// definitions (Tools) and dispatches a model's calls (Call, CallAll). A
+// Registry is safe for concurrent use; tools may be added while calls run.
+type Registry struct {
+	mu          sync.Mutex // serialises Add; readers use the snapshot
+	snap        atomic.Pointer[snapshot]
+	concurrency int
+}
+
+// snapshot is an immutable view of the tools: Add replaces it, readers
+// never lock.
+type snapshot struct {
+	tools  []AnyTool
+	byName map[string]AnyTool
+}
+
+// RegistryOption configures a Registry.
+type RegistryOption func(*Registry)
+
+// WithMaxConcurrency bounds how many calls of one CallAll run at once;
+// n < 1 means 1.
+func WithMaxConcurrency(n int) RegistryOption {
+	return func(r *Registry) { r.concurrency = max(n, 1) }
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry(opts ...RegistryOption) *Registry {
+	r := &Registry{concurrency: DefaultMaxConcurrency}
+	for _, o := range opts {
+		o(r)
+	}
+	r.snap.Store(&snapshot{byName: map[string]AnyTool{}})
+	return r
+}
+
+// Add registers tools. A nil tool, an invalid name or a name already taken
+// (in the registry or twice in tools) is an error, and then nothing is
+// added. Errors wrap ErrInvalidName or ErrDuplicateTool.
+func (r *Registry) Add(tools ...AnyTool) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	old := r.snap.Load()
+	byName := make(map[string]AnyTool, len(old.byName)+len(tools))
+	for k, v := range old.byName {
+		byName[k] = v
+	}
+	for i, t := range tools {
+		if t == nil {
+			return fmt.Errorf("%w: tool %d of %d is nil", ErrInvalidDeclaration, i+1, len(tools))
+		}
+		name := t.Name()
+		if err := ValidName(name); err != nil {
+			return err
+		}
+		if _, dup := byName[name]; dup {
+			return fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
+		}
+		byName[name] = t
+	}
+	all := make([]AnyTool, 0, len(old.tools)+len(tools))
+	all = append(append(all, old.tools...), tools...)
+	r.snap.Store(&snapshot{tools: all, byName: byName})
+	return nil
+}
+
+// MustAdd is Add for set-up code: it panics if Add fails.
+func (r *Registry) MustAdd(tools ...AnyTool) {
+	if err := r.Add(tools...); err != nil {
+		panic("toolreg: " + err.Error())
+	}
+}
+
+// Lookup returns the tool registered under name.
+func (r *Registry) Lookup(name string) (AnyTool, bool) {
+	t, ok := r.snap.Load().byName[name]
+	return t, ok
+}
+
+// Tools lists the registered tools in registration order, for emitting
+// definitions. The slice is the caller's to keep.
+func (r *Registry) Tools() []AnyTool {
+	return append([]AnyTool(nil), r.snap.Load().tools...)
+}
+
+// Len is the number of registered tools.
+func (r *Registry) Len() int { return len(r.snap.Load().tools) }
+
+// Call dispatches one call by name. An unknown name is an Output with
+// IsError, an Err wrapping ErrUnknownTool, and a Text listing the
+// available tools, closest first.
+func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Output {
+	snap := r.snap.Load()
+	t, ok := snap.byName[name]
+	if !ok {
+		return unknownToolOutput(name, snap.tools)
+	}
+	return t.Invoke(ctx, args)
+}
+
+// CallAll runs calls concurrently, at most the registry's concurrency bound
+// at once, and returns their outputs in call order. When ctx is cancelled,
+// calls not yet started return a cancellation Output at once.
+func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	out := make([]Output, len(calls))
+	if len(calls) == 1 {
+		out[0] = r.Call(ctx, calls[0].Name, calls[0].Arguments)
+		return out
+	}
+	sem := make(chan struct{}, r.concurrency)
+	var wg sync.WaitGroup
+	for i, c := range calls {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			out[i] = cancelledOutput(c.Name, ctx.Err())
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			out[i] = r.Call(ctx, c.Name, c.Arguments)
+		}()
+	}
+	wg.Wait()
+	return out
+}
+
+func unknownToolOutput(name string, tools []AnyTool) Output {
+	probe := truncate(name, 128) // bounds the distance computation for huge names
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name()
+	}
+	// Closest first, so a misspelt name points at the right tool.
+	sort.SliceStable(names, func(i, j int) bool {
+		return editDistance(probe, names[i]) < editDistance(probe, names[j])
+	})
+	shown := fmt.Sprintf("%q", truncate(name, 64))
+	text := "there is no tool named " + shown
+	if len(names) > 0 {
+		text += "; available tools: " + strings.Join(names, ", ")
+	}
+	return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: %s", ErrUnknownTool, shown)}
+}

@@ -1,0 +1,247 @@
+package toolreg
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// AnyTool is a tool with its types erased: what a Registry stores and what
+// adapters read. *Tool implements it; implement it yourself for tools whose
+// schema is only known at run time.
+type AnyTool interface {
+	Name() string
+	Description() string
+	// InputSchema is the JSON Schema of the arguments. Callers must not
+	// modify the returned bytes.
+	InputSchema() json.RawMessage
+	// OutputSchema is the JSON Schema of Output.Structured, nil when the
+	// result is plain text. Callers must not modify the returned bytes.
+	OutputSchema() json.RawMessage
+	// Invoke runs one call from a model. It must not panic: every failure
+	// is an Output with IsError set.
+	Invoke(ctx context.Context, args json.RawMessage) Output
+}
+
+// Tool is a typed function the model can call. Declare one with New or
+// MustNew, usually as a package-level variable; test it with Call as a
+// plain Go function; hand it to a Registry to serve models.
+//
+// A Tool is immutable and safe for concurrent use.
+type Tool[Args, Result any] struct {
+	name        string
+	description string
+	title       string
+	fn          func(context.Context, Args) (Result, error)
+
+	input     json.RawMessage
+	output    json.RawMessage
+	validator *jsonschema.Schema
+	plan      *node
+	text      bool // Result is string: the text verbatim, no structured result
+}
+
+// Option configures a tool at declaration.
+type Option func(*toolOptions)
+
+type toolOptions struct {
+	title string
+}
+
+// WithTitle sets a human-readable title, shown by clients that have one
+// (MCP). The model-facing text stays the description.
+func WithTitle(title string) Option {
+	return func(o *toolOptions) { o.title = title }
+}
+
+// New declares a tool. The name must follow ValidName; the description
+// tells the model when to use the tool (and when not to). Args must be a
+// struct type (struct{} for a tool without arguments).
+//
+// New reflects the JSON Schema of Args and Result once, and compiles the
+// validator used for every call. Every problem with the types is reported
+// here, as an error wrapping ErrInvalidDeclaration that names the field,
+// its Go type and the fix: never later, at call time.
+//
+// Schema rules: a field is required unless it is a pointer, has omitempty
+// or omitzero, or has a default (jsonschema:"default=..."), which is
+// applied when the model leaves the field out. Descriptions come from
+// jsonschema:"description=..." or jsonschema_description; enum, minimum,
+// maximum, pattern, format, minLength, maxLength, minItems and maxItems from
+// the jsonschema tag.
+func New[Args, Result any](name, description string, fn func(context.Context, Args) (Result, error), opts ...Option) (*Tool[Args, Result], error) {
+	if err := ValidName(name); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(description) == "" {
+		return nil, fmt.Errorf("%w: tool %q has an empty description; say when the model should use it", ErrInvalidDeclaration, name)
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("%w: tool %q has a nil function", ErrInvalidDeclaration, name)
+	}
+	var o toolOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
+	t := &Tool[Args, Result]{name: name, description: description, title: o.title, fn: fn}
+
+	at := reflect.TypeFor[Args]()
+	if at.Kind() != reflect.Struct || hasSchemaHook(at) {
+		return nil, fmt.Errorf("tool %q: %w", name, &DeclarationError{Type: at.String(),
+			Why: "the arguments must be a plain struct type: every provider wants a JSON object",
+			Fix: "wrap the value in a struct field, or use struct{} for a tool without arguments"})
+	}
+	plan, err := newAnalyzer(false).analyze(at, "")
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: arguments: %w", name, err)
+	}
+	if t.input, err = schemaOf(at, plan, false); err != nil {
+		return nil, fmt.Errorf("tool %q: arguments: %w", name, err)
+	}
+	if t.validator, err = compileSchema(t.input); err != nil {
+		return nil, fmt.Errorf("%w: tool %q: the arguments schema does not compile: %v", ErrInvalidDeclaration, name, err)
+	}
+	t.plan = plan
+
+	rt := reflect.TypeFor[Result]()
+	if t.text = rt == reflect.TypeFor[string](); !t.text {
+		oplan, err := newAnalyzer(true).analyze(rt, "")
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: result: %w", name, err)
+		}
+		if t.output, err = schemaOf(rt, oplan, true); err != nil {
+			return nil, fmt.Errorf("tool %q: result: %w", name, err)
+		}
+		if _, err := compileSchema(t.output); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, name, err)
+		}
+	}
+	return t, nil
+}
+
+// MustNew is New for package-level declarations: it panics if New fails,
+// which a test of the package then reports at once.
+func MustNew[Args, Result any](name, description string, fn func(context.Context, Args) (Result, error), opts ...Option) *Tool[Args, Result] {
+	t, err := New(name, description, fn, opts...)
+	if err != nil {
+		panic("toolreg: " + err.Error())
+	}
+	return t
+}
+
+// Name is the tool's name, as the model calls it.
+func (t *Tool[A, R]) Name() string { return t.name }
+
+// Description tells the model when to use the tool.
+func (t *Tool[A, R]) Description() string { return t.description }
+
+// Title is the human-readable title set with WithTitle, or "".
+func (t *Tool[A, R]) Title() string { return t.title }
+
+// InputSchema is the canonical JSON Schema of Args, reflected once at
+// declaration. Callers must not modify the returned bytes.
+func (t *Tool[A, R]) InputSchema() json.RawMessage { return t.input }
+
+// OutputSchema is the JSON Schema of the structured result, or nil when
+// Result is string. Callers must not modify the returned bytes.
+func (t *Tool[A, R]) OutputSchema() json.RawMessage { return t.output }
+
+// Call runs the tool's function directly: the typed path, for tests and
+// Go callers. It neither validates nor applies defaults, and a panic in
+// the function propagates as it would from any Go call.
+func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
+	return t.fn(ctx, args)
+}
+
+// Invoke runs one call from a model: it validates args against the input
+// schema, decodes them strictly (exact-case keys, no unknown fields,
+// defaults filled in), calls the function and encodes its result. Empty,
+// blank or null args mean {}. Invoke never panics; every failure is an
+// Output with IsError set, a message for the model and Err for the host.
+func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Output) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = panicOutput(t.name, r, debug.Stack())
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if err := ctx.Err(); err != nil {
+		return cancelledOutput(t.name, err)
+	}
+	tree, err := parseArguments(args)
+	if err != nil {
+		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
+	}
+	if err := t.validator.Validate(tree); err != nil {
+		return invalidOutput(t.name, problems(err, tree, t.plan))
+	}
+	var a A
+	if err := decode(t.plan, reflect.ValueOf(&a).Elem(), tree, ""); err != nil {
+		var de *decodeError
+		if errors.As(err, &de) {
+			return invalidOutput(t.name, []Problem{{Path: de.path, Message: de.msg}})
+		}
+		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
+	}
+	res, err := t.fn(ctx, a)
+	if err != nil {
+		return errorOutput(t.name, err)
+	}
+	return t.encode(res)
+}
+
+func (t *Tool[A, R]) encode(res R) Output {
+	if t.text {
+		return Output{Text: any(res).(string)}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the model reads "<" better than "\u003c"
+	if err := enc.Encode(res); err != nil {
+		return Output{
+			Text:    fmt.Sprintf("tool %q produced a result that could not be encoded; this is a bug in the tool, not in your arguments", t.name),
+			IsError: true,
+			Err:     fmt.Errorf("%w: tool %q: %v", ErrInvalidResult, t.name, err),
+		}
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	return Output{Text: string(b), Structured: b}
+}
+
+func invalidOutput(tool string, ps []Problem) Output {
+	err := &ArgumentError{Tool: tool, Problems: ps}
+	return Output{Text: err.Error() + "\nFix the arguments and call the tool again.", IsError: true, Err: err}
+}
+
+func errorOutput(tool string, err error) Output {
+	text := err.Error()
+	if text == "" {
+		text = fmt.Sprintf("tool %q failed without saying why", tool)
+	}
+	return Output{Text: text, IsError: true, Err: fmt.Errorf("tool %q: %w", tool, err)}
+}
+
+func panicOutput(tool string, r any, stack []byte) Output {
+	return Output{
+		Text:    fmt.Sprintf("tool %q failed unexpectedly (an internal error, not caused by your arguments); do not retry the same call", tool),
+		IsError: true,
+		Err:     &PanicError{Tool: tool, Value: r, Stack: stack},
+	}
+}
+
+func cancelledOutput(tool string, err error) Output {
+	return Output{
+		Text:    fmt.Sprintf("the call to tool %q was cancelled before it ran (%v)", tool, err),
+		IsError: true,
+		Err:     fmt.Errorf("tool %q: %w", tool, err),
+	}
+}
