@@ -41,10 +41,10 @@ const (
 type node struct {
 	kind   kind
 	typ    reflect.Type
-	elem   *node        // kPtr, kSlice, kArray, kMap
-	fields []planField  // kStruct, in declaration order
+	elem   *node          // kPtr, kSlice, kArray, kMap
+	fields []planField    // kStruct, in declaration order
 	byName map[string]int // kStruct: JSON name → index in fields
-	hasDef bool         // kStruct: some field has a default
+	hasDef bool           // kStruct: some field has a default
 }
 
 type planField struct {
