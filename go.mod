@@ -1,12 +1,13 @@
 module github.com/toolreg/toolreg
 
-go 1.24
+go 1.26.0
 
 require (
+	github.com/go-json-experiment/json v1.27.2
 	github.com/google/go-cmp v0.7.0
 	github.com/invopop/jsonschema v0.14.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
-	golang.org/x/text v0.14.0
+	golang.org/x/text v0.42.0
 )
 
 require (

@@ -45,6 +45,7 @@ type Tool[Args, Result any] struct {
 	output    json.RawMessage
 	validator *jsonschema.Schema
 	plan      *node
+	fast      *fnode // nil when the schema is beyond the fast path
 	text      bool // Result is string: the text verbatim, no structured result
 }
 
@@ -109,6 +110,7 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 		return nil, fmt.Errorf("%w: tool %q: the arguments schema does not compile: %v", ErrInvalidDeclaration, name, err)
 	}
 	t.plan = plan
+	t.fast = fastPlan(plan, t.input)
 
 	rt := reflect.TypeFor[Result]()
 	if t.text = rt == reflect.TypeFor[string](); !t.text {
@@ -177,6 +179,12 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 	if err := ctx.Err(); err != nil {
 		return cancelledOutput(t.name, err)
 	}
+	if t.fast != nil {
+		var a A
+		if fastDecode(t.fast, args, reflect.ValueOf(&a).Elem()) {
+			return t.run(ctx, a)
+		}
+	}
 	tree, err := parseArguments(args)
 	if err != nil {
 		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
@@ -192,6 +200,10 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 		}
 		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
 	}
+	return t.run(ctx, a)
+}
+
+func (t *Tool[A, R]) run(ctx context.Context, a A) Output {
 	res, err := t.fn(ctx, a)
 	if err != nil {
 		return errorOutput(t.name, err)

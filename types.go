@@ -113,6 +113,10 @@ func (a *analyzer) analyze(t reflect.Type, path string) (*node, error) {
 		return nil, &DeclarationError{Path: path, Type: t.String(), Why: why, Fix: fix}
 	}
 	n := &node{typ: t}
+	if t.Kind() == reflect.Pointer {
+		n.kind = kPtr
+		return a.container(n, path)
+	}
 	switch t {
 	case timeType:
 		n.kind = kTime
@@ -166,16 +170,6 @@ func (a *analyzer) analyze(t reflect.Type, path string) (*node, error) {
 			return refuse("an interface with methods cannot be decoded from JSON", "use a concrete type, or any")
 		}
 		n.kind = kAny
-	case reflect.Pointer:
-		n.kind = kPtr
-		a.plans[t] = n
-		elem, err := a.analyze(t.Elem(), path)
-		if err != nil {
-			delete(a.plans, t)
-			return nil, err
-		}
-		n.elem = elem
-		return n, nil
 	case reflect.Slice:
 		if t.Elem() == reflect.TypeFor[byte]() {
 			n.kind = kBytes
