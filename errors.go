@@ -107,3 +107,30 @@ func (e *PanicError) Unwrap() []error {
 	}
 	return []error{ErrToolPanic}
 }
+
+// ErrStopRun marks a tool error that ends an agent run: a runner sends the
+// turn's results, then returns instead of asking the model again. Tools
+// return it through StopRun.
+var ErrStopRun = errors.New("the tool stopped the run")
+
+// StopRun wraps err so that a runner stops after the current turn; use it
+// when going on would be pointless or harmful (a budget is spent, a human
+// must decide). The model still reads err's text as the tool's result, and
+// the run's error matches both ErrStopRun and err. err may be nil.
+func StopRun(err error) error { return &stopError{err: err} }
+
+type stopError struct{ err error }
+
+func (e *stopError) Error() string {
+	if e.err == nil {
+		return ErrStopRun.Error()
+	}
+	return e.err.Error()
+}
+
+func (e *stopError) Unwrap() []error {
+	if e.err == nil {
+		return []error{ErrStopRun}
+	}
+	return []error{ErrStopRun, e.err}
+}

@@ -60,7 +60,11 @@ func checkPaths(t *testing.T, tool *Tool[richArgs, string], args string) (fastAc
 	var fast richArgs
 	ok := fastDecode(tool.fast, []byte(args), reflect.ValueOf(&fast).Elem())
 	tree, err := parseArguments([]byte(args))
-	valid := err == nil && tool.validator.Validate(tree) == nil
+	validator, cerr := tool.compiled()
+	if cerr != nil {
+		t.Fatal(cerr)
+	}
+	valid := err == nil && validator.Validate(tree) == nil
 	if !ok {
 		return false
 	}

@@ -267,3 +267,16 @@ func TestCallIsTheTypedPath(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+func TestInvokeStopRun(t *testing.T) {
+	budget := errors.New("the budget for this task is spent")
+	tool := MustNew("t", "d", func(context.Context, struct{}) (string, error) { return "", StopRun(budget) })
+	out := tool.Invoke(context.Background(), nil)
+	if !out.IsError || out.Text != budget.Error() || !errors.Is(out.Err, ErrStopRun) || !errors.Is(out.Err, budget) {
+		t.Errorf("got %+v", out)
+	}
+	bare := MustNew("t", "d", func(context.Context, struct{}) (string, error) { return "", StopRun(nil) })
+	if out := bare.Invoke(context.Background(), nil); !errors.Is(out.Err, ErrStopRun) || out.Text == "" {
+		t.Errorf("got %+v", out)
+	}
+}

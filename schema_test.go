@@ -447,3 +447,40 @@ func TestSchemaIsComputedOnce(t *testing.T) {
 		t.Error("InputSchema returns new bytes on each call")
 	}
 }
+
+// TestEmittedSchemasCompile: every schema New emits, input and output, is a
+// valid draft 2020-12 schema (New no longer compiles them all eagerly).
+func TestEmittedSchemasCompile(t *testing.T) {
+	type recursive struct {
+		Tree treeNode  `json:"tree"`
+		List *listNode `json:"list,omitempty"`
+	}
+	schemas := map[string][2]json.RawMessage{}
+	add := func(name string, in, out json.RawMessage) { schemas[name] = [2]json.RawMessage{in, out} }
+	s := MustNew("s", "d", func(context.Context, shapes) (shapes, error) { return shapes{}, nil })
+	add("shapes", s.InputSchema(), s.OutputSchema())
+	r := MustNew("r", "d", func(context.Context, richArgs) (richArgs, error) { return richArgs{}, nil })
+	add("rich", r.InputSchema(), r.OutputSchema())
+	rec := MustNew("rec", "d", func(context.Context, recursive) (*recursive, error) { return nil, nil })
+	add("recursive", rec.InputSchema(), rec.OutputSchema())
+	l := MustNew("l", "d", func(context.Context, struct{}) ([]map[string][]*treeNode, error) { return nil, nil })
+	add("list result", l.InputSchema(), l.OutputSchema())
+	for name, pair := range schemas {
+		for i, schema := range pair {
+			if _, err := compileSchema(schema); err != nil {
+				t.Errorf("%s schema %d does not compile: %v\n%s", name, i, err, schema)
+			}
+		}
+	}
+}
+
+func TestInvalidPatternRefused(t *testing.T) {
+	_, err := New("t", "d", func(context.Context, struct {
+		Code string `json:"code" jsonschema:"pattern=^(?<x>[a-z]+$"`
+	}) (string, error) {
+		return "", nil
+	})
+	if !errors.Is(err, ErrInvalidDeclaration) || !strings.Contains(err.Error(), "regular expression") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -217,7 +218,12 @@ func checkKeywordValue(t reflect.Type, target, key, val string) error {
 			return fmt.Errorf("%s=%q is not true or false", key, val)
 		}
 		return nil
-	case "pattern", "format", "title", "description":
+	case "pattern":
+		if _, err := regexp.Compile(val); err != nil {
+			return fmt.Errorf("pattern=%q is not a valid regular expression: %v", val, err)
+		}
+		return nil
+	case "format", "title", "description":
 		return nil
 	}
 	switch target {

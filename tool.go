@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -41,9 +42,14 @@ type Tool[Args, Result any] struct {
 	title       string
 	fn          func(context.Context, Args) (Result, error)
 
-	input     json.RawMessage
-	output    json.RawMessage
-	validator *jsonschema.Schema
+	input  json.RawMessage
+	output json.RawMessage
+
+	// The reference validator, compiled on first use: valid calls take the
+	// fast path and never need it, so declaring many tools stays cheap.
+	compileOnce  sync.Once
+	validator    *jsonschema.Schema
+	validatorErr error
 	plan      *node
 	fast      *fnode // nil when the schema is beyond the fast path
 	text      bool // Result is string: the text verbatim, no structured result
@@ -106,11 +112,14 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	if t.input, err = schemaOf(at, plan, false); err != nil {
 		return nil, fmt.Errorf("tool %q: arguments: %w", name, err)
 	}
-	if t.validator, err = compileSchema(t.input); err != nil {
-		return nil, fmt.Errorf("%w: tool %q: the arguments schema does not compile: %v", ErrInvalidDeclaration, name, err)
-	}
 	t.plan = plan
 	t.fast = fastPlan(plan, t.input)
+	if t.fast == nil {
+		// Every call needs the validator: compile it now, and report here.
+		if _, err := t.compiled(); err != nil {
+			return nil, err
+		}
+	}
 
 	rt := reflect.TypeFor[Result]()
 	if t.text = rt == reflect.TypeFor[string](); !t.text {
@@ -121,8 +130,12 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 		if t.output, err = schemaOf(rt, oplan, true); err != nil {
 			return nil, fmt.Errorf("tool %q: result: %w", name, err)
 		}
-		if _, err := compileSchema(t.output); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, name, err)
+		if hasHook(oplan, map[*node]bool{}) {
+			// A type's own JSONSchema() may write anything; the reflected
+			// rest is checked by the package's tests.
+			if _, err := compileSchema(t.output); err != nil {
+				return nil, fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, name, err)
+			}
 		}
 	}
 	return t, nil
@@ -189,7 +202,11 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 	if err != nil {
 		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
 	}
-	if err := t.validator.Validate(tree); err != nil {
+	validator, err := t.compiled()
+	if err != nil {
+		return Output{Text: fmt.Sprintf("tool %q cannot check its arguments (an internal error, not caused by your arguments)", t.name), IsError: true, Err: err}
+	}
+	if err := validator.Validate(tree); err != nil {
 		return invalidOutput(t.name, problems(err, tree, t.plan))
 	}
 	var a A
@@ -209,6 +226,17 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) Output {
 		return errorOutput(t.name, err)
 	}
 	return t.encode(res)
+}
+
+// compiled returns the reference validator, compiling it on first use.
+func (t *Tool[A, R]) compiled() (*jsonschema.Schema, error) {
+	t.compileOnce.Do(func() {
+		t.validator, t.validatorErr = compileSchema(t.input)
+		if t.validatorErr != nil {
+			t.validatorErr = fmt.Errorf("%w: tool %q: the arguments schema does not compile: %v", ErrInvalidDeclaration, t.name, t.validatorErr)
+		}
+	})
+	return t.validator, t.validatorErr
 }
 
 func (t *Tool[A, R]) encode(res R) Output {

@@ -245,3 +245,20 @@ func (a *analyzer) structPlan(n *node, path string) (*node, error) {
 	}
 	return n, nil
 }
+
+// hasHook reports whether a plan reaches a type with its own JSONSchema().
+func hasHook(n *node, seen map[*node]bool) bool {
+	if n == nil || seen[n] {
+		return false
+	}
+	seen[n] = true
+	if n.kind == kHook || hasHook(n.elem, seen) {
+		return true
+	}
+	for _, f := range n.fields {
+		if hasHook(f.plan, seen) {
+			return true
+		}
+	}
+	return false
+}
