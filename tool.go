@@ -50,9 +50,9 @@ type Tool[Args, Result any] struct {
 	compileOnce  sync.Once
 	validator    *jsonschema.Schema
 	validatorErr error
-	plan      *node
-	fast      *fnode // nil when the schema is beyond the fast path
-	text      bool // Result is string: the text verbatim, no structured result
+	plan         *node
+	fast         *fnode // nil when the schema is beyond the fast path
+	text         bool   // Result is string: the text verbatim, no structured result
 }
 
 // Option configures a tool at declaration.
