@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"reflect"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -18,7 +19,7 @@ import (
 // exact as json.Number) for the validator. Empty, blank and null arguments
 // mean {}.
 func parseArguments(args []byte) (any, error) {
-	trimmed := bytes.TrimSpace(args)
+	trimmed := trimJSONSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		return map[string]any{}, nil
 	}
@@ -32,6 +33,173 @@ func parseArguments(args []byte) (any, error) {
 		return nil, fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
 	}
 	return v, nil
+}
+
+// trimJSONSpace trims the whitespace JSON allows, and no other.
+func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
+
+// Limits on JSON numbers, checked before validation: no Go number type
+// holds a value beyond float64's range, and exact arithmetic on a literal
+// with a huge exponent or thousands of digits would let one call burn
+// seconds of CPU in the validator.
+const (
+	maxNumberLen      = 400
+	maxNumberExponent = 400
+)
+
+// checkNumbers refuses, before validation, the numbers beyond the limits
+// where a Go number or an any will hold them (a json.Number or
+// json.RawMessage keeps any literal), naming where they are.
+func checkNumbers(n *node, x any, path string) error {
+	for n != nil && n.kind == kPtr {
+		n = n.elem
+	}
+	if n == nil || x == nil {
+		return nil
+	}
+	switch n.kind {
+	case kInt, kUint, kFloat:
+		if num, ok := x.(json.Number); ok {
+			return checkNumber(num, path)
+		}
+	case kAny:
+		return checkAllNumbers(x, path)
+	case kStruct:
+		obj, _ := x.(map[string]any)
+		for i := range n.fields {
+			f := &n.fields[i]
+			if v, ok := obj[f.name]; ok {
+				if err := checkNumbers(f.plan, v, joinInstancePath(path, f.name)); err != nil {
+					return err
+				}
+			}
+		}
+	case kSlice, kArray:
+		arr, _ := x.([]any)
+		for i, v := range arr {
+			if err := checkNumbers(n.elem, v, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	case kMap:
+		obj, _ := x.(map[string]any)
+		for k, v := range obj {
+			if err := checkNumbers(n.elem, v, joinInstancePath(path, k)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkAllNumbers(x any, path string) error {
+	switch t := x.(type) {
+	case json.Number:
+		return checkNumber(t, path)
+	case map[string]any:
+		for k, v := range t {
+			if err := checkAllNumbers(v, joinInstancePath(path, k)); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, v := range t {
+			if err := checkAllNumbers(v, path+"["+strconv.Itoa(i)+"]"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func checkNumber(num json.Number, path string) error {
+	s := string(num)
+	bad := func(why string) error {
+		return &decodeError{path: path, msg: snippet(num) + " " + why}
+	}
+	if len(s) > maxNumberLen {
+		return bad(fmt.Sprintf("has more than %d characters; send a shorter number", maxNumberLen))
+	}
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		if e, err := strconv.Atoi(strings.TrimPrefix(s[i+1:], "+")); err != nil || e > maxNumberExponent || e < -maxNumberExponent {
+			return bad(fmt.Sprintf("has an exponent beyond ±%d", maxNumberExponent))
+		}
+	}
+	if _, err := strconv.ParseFloat(s, 64); err != nil {
+		return bad("is beyond the range of a 64-bit float (±1.8e308)")
+	}
+	return nil
+}
+
+// decodeValidated stores validated arguments into v. encoding/json reads
+// the original bytes, so every type decodes exactly as it would anywhere
+// else (a json.RawMessage keeps its bytes); then the defaults of the
+// members left out are filled in. Only where encoding/json refuses what the
+// schema allows (an integer written 5.0 or 1e2) does the plan-driven
+// decoder convert the parsed value instead.
+func decodeValidated(plan *node, args []byte, tree any, v reflect.Value) error {
+	trimmed := trimJSONSpace(args)
+	if len(trimmed) > 0 && string(trimmed) != "null" {
+		if err := json.Unmarshal(trimmed, v.Addr().Interface()); err == nil {
+			return applyDefaults(plan, v, tree)
+		}
+		v.SetZero()
+	}
+	return decode(plan, v, tree, "")
+}
+
+// applyDefaults fills in the defaults of the members x leaves out, at any
+// depth, in a value already decoded from x.
+func applyDefaults(n *node, v reflect.Value, x any) error {
+	if !n.hasDefDeep || x == nil {
+		return nil
+	}
+	switch n.kind {
+	case kPtr:
+		if v.IsNil() {
+			return nil
+		}
+		return applyDefaults(n.elem, v.Elem(), x)
+	case kStruct:
+		obj, _ := x.(map[string]any)
+		for i := range n.fields {
+			f := &n.fields[i]
+			val, present := obj[f.name]
+			switch {
+			case !present && f.def != nil:
+				if err := decode(f.plan, fieldAt(v, f.index), f.def, f.name); err != nil {
+					return err
+				}
+			case present:
+				if err := applyDefaults(f.plan, fieldAt(v, f.index), val); err != nil {
+					return err
+				}
+			}
+		}
+	case kSlice, kArray:
+		arr, _ := x.([]any)
+		for i := 0; i < len(arr) && i < v.Len(); i++ {
+			if err := applyDefaults(n.elem, v.Index(i), arr[i]); err != nil {
+				return err
+			}
+		}
+	case kMap:
+		obj, _ := x.(map[string]any)
+		for k, val := range obj {
+			key := reflect.ValueOf(k).Convert(n.typ.Key())
+			cur := v.MapIndex(key)
+			if !cur.IsValid() {
+				continue
+			}
+			ev := reflect.New(n.typ.Elem()).Elem()
+			ev.Set(cur)
+			if err := applyDefaults(n.elem, ev, val); err != nil {
+				return err
+			}
+			v.SetMapIndex(key, ev)
+		}
+	}
+	return nil
 }
 
 func syntaxProblem(err error, data []byte) error {

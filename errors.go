@@ -25,6 +25,9 @@ var (
 	ErrToolPanic = errors.New("tool panicked")
 	// ErrInvalidResult: the tool's result could not be encoded as JSON.
 	ErrInvalidResult = errors.New("invalid tool result")
+	// ErrInternal: the library itself failed on a call (a bug to report);
+	// the model is told the failure is not its fault.
+	ErrInternal = errors.New("toolreg internal error")
 )
 
 // DeclarationError says why New refused an Args or Result type: the field
@@ -134,3 +137,8 @@ func (e *stopError) Unwrap() []error {
 	}
 	return []error{ErrStopRun, e.err}
 }
+
+// ErrMaxSteps: an agent run reached its maximum number of model calls
+// while the model still asked for tools. The runners of the adapters
+// return it with the transcript so far.
+var ErrMaxSteps = errors.New("the run reached its maximum number of steps")

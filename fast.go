@@ -30,9 +30,9 @@ import (
 // fnode is the fast plan of one schema position: the Go plan and the
 // constraints the canonical schema puts there.
 type fnode struct {
-	plan     *node
-	slow     bool // a keyword or type the fast path does not check
-	nullable bool
+	plan   *node
+	slow   bool   // a keyword or type the fast path does not check
+	nullOf *fnode // set on a nullable position: null, or a value checked by nullOf
 
 	// strings
 	enum           []string
@@ -116,9 +116,9 @@ func (c *fastCompiler) compile(plan *node, s any) *fnode {
 	if alts, ok := m["anyOf"].([]any); ok {
 		if len(alts) == 2 {
 			if n, ok := alts[1].(map[string]any); ok && len(n) == 1 && n["type"] == "null" {
-				inner := *c.compile(plan, alts[0]) // a copy: a recursive node is shared
-				inner.nullable = true
-				return &inner
+				// A wrapper, not a flagged copy: the inner node may be a
+				// recursive definition still being compiled.
+				return &fnode{plan: plan, nullOf: c.compile(plan, alts[0])}
 			}
 		}
 		f.slow = true
@@ -322,7 +322,7 @@ var errGiveUp = errors.New("fast path gives up")
 // fastDecode validates args and decodes them into v in one pass. It
 // reports false when it cannot decide; v may then hold partial data.
 func fastDecode(f *fnode, args []byte, v reflect.Value) bool {
-	trimmed := bytes.TrimSpace(args)
+	trimmed := trimJSONSpace(args)
 	if len(trimmed) == 0 || string(trimmed) == "null" {
 		trimmed = []byte("{}")
 	}
@@ -338,6 +338,19 @@ func fastDecode(f *fnode, args []byte, v reflect.Value) bool {
 }
 
 func (f *fnode) decode(d *jsontext.Decoder, v reflect.Value) error {
+	if f.nullOf != nil {
+		if d.PeekKind() != 'n' {
+			return f.nullOf.decode(d, v)
+		}
+		if _, err := d.ReadToken(); err != nil {
+			return err
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			v.SetZero()
+		}
+		return nil
+	}
 	if f.slow {
 		return errGiveUp
 	}
@@ -352,17 +365,18 @@ func (f *fnode) decode(d *jsontext.Decoder, v reflect.Value) error {
 	}
 	k := d.PeekKind()
 	if k == 'n' {
-		if !f.nullable {
-			return errGiveUp
+		if f.plan.kind != kAny && f.plan.kind != kRaw {
+			return errGiveUp // null where the schema does not allow it
 		}
-		if _, err := d.ReadToken(); err != nil {
-			return err
-		}
-		switch v.Kind() {
-		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+		if v.Kind() == reflect.Pointer {
+			// encoding/json sets a pointer to nil on null, even a pointer
+			// to a json.RawMessage.
+			if _, err := d.ReadToken(); err != nil {
+				return err
+			}
 			v.SetZero()
+			return nil
 		}
-		return nil
 	}
 	switch f.plan.kind {
 	case kStruct:

@@ -3,7 +3,6 @@ package toolreg
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/big"
 	"reflect"
 	"strings"
@@ -267,8 +266,11 @@ func (f *fixer) fix(n *node, s *jsonschema.Schema, path string) error {
 		clamp(s, lo, hi)
 	case kFloat:
 		if n.typ.Kind() == reflect.Float32 {
-			m := new(big.Rat).SetFloat64(math.MaxFloat32)
-			clamp(s, new(big.Rat).Neg(m), m)
+			clampExclusive(s, float32Limit)
+		} else {
+			// The shortest decimal of MaxFloat64, a hair below it: the schema
+			// may be stricter than the decoder, never looser.
+			clampTo(s, "-1.7976931348623157e308", "1.7976931348623157e308")
 		}
 	case kSlice, kArray:
 		return f.fix(n.elem, s.Items, path+"[]")
@@ -319,6 +321,49 @@ func clamp(s *jsonschema.Schema, lo, hi *big.Rat) {
 	}
 	if r, ok := new(big.Rat).SetString(string(s.Maximum)); !ok || r.Cmp(hi) > 0 {
 		s.Maximum = ratNumber(hi)
+	}
+}
+
+// float32Limit is where ParseFloat(s, 32) starts to overflow: halfway
+// between math.MaxFloat32 and 2^128. A decimal below it in magnitude rounds
+// to a finite float32 (3.4028235e38, as json.Marshal writes MaxFloat32,
+// included).
+var float32Limit = new(big.Rat).SetInt(new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 128), new(big.Int).Lsh(big.NewInt(1), 103)))
+
+// clampExclusive bounds s to the open interval (-limit, limit), keeping a
+// tag's bound where it is tighter.
+func clampExclusive(s *jsonschema.Schema, limit *big.Rat) {
+	neg := new(big.Rat).Neg(limit)
+	cmp := func(n json.Number, b *big.Rat) (int, bool) {
+		r, ok := new(big.Rat).SetString(string(n))
+		if !ok {
+			return 0, false
+		}
+		return r.Cmp(b), true
+	}
+	// A tag's bound stays when it already excludes the overflow.
+	if c, ok := cmp(s.Minimum, neg); !(ok && c > 0) {
+		if c, ok := cmp(s.ExclusiveMinimum, neg); !(ok && c >= 0) {
+			s.Minimum, s.ExclusiveMinimum = "", ratNumber(neg)
+		}
+	}
+	if c, ok := cmp(s.Maximum, limit); !(ok && c < 0) {
+		if c, ok := cmp(s.ExclusiveMaximum, limit); !(ok && c <= 0) {
+			s.Maximum, s.ExclusiveMaximum = "", ratNumber(limit)
+		}
+	}
+}
+
+// clampTo is clamp with bounds written as decimals, kept as written.
+func clampTo(s *jsonschema.Schema, lo, hi json.Number) {
+	l, _ := new(big.Rat).SetString(string(lo))
+	h, _ := new(big.Rat).SetString(string(hi))
+	clamp(s, l, h)
+	if r, _ := new(big.Rat).SetString(string(s.Minimum)); r.Cmp(l) == 0 {
+		s.Minimum = lo
+	}
+	if r, _ := new(big.Rat).SetString(string(s.Maximum)); r.Cmp(h) == 0 {
+		s.Maximum = hi
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // tagInfo is what a field's jsonschema tag means beyond the keywords the
@@ -91,6 +92,7 @@ func checkTags(f field, path string) (tagInfo, error) {
 		}
 	}
 	var defaults []string
+	kws := map[string][]string{} // the field's keywords, "items." for array items
 	prev := ""
 	for _, item := range splitTag(raw) {
 		if item == "" {
@@ -122,17 +124,28 @@ func checkTags(f field, path string) (tagInfo, error) {
 			return refuse(fmt.Sprintf("jsonschema keyword %q does not apply to this field and would be silently dropped", key),
 				"use one of: "+strings.Join(allowed, ", "))
 		}
-		if target != "string" && strings.Contains(val, "=") {
-			return refuse(fmt.Sprintf("the value of %q contains '=', which the reflector cannot read", key), "remove the '='")
+		// The reflector reads array and number keywords with
+		// strings.Split(item, "="): a value holding '=' is dropped.
+		if (class == "array" || target != "string") && strings.Contains(val, "=") {
+			return refuse(fmt.Sprintf("the value of %q contains '=', which the reflector silently drops here", key), "remove the '=' (use \\x3d in a pattern)")
 		}
 		if err := checkKeywordValue(f.typ, target, key, val); err != nil {
 			return refuse(err.Error(), "write a value of the field's type")
 		}
 		if key == "default" {
 			defaults = append(defaults, val)
+			continue
 		}
+		scope := key
+		if class == "array" && !arrayKeywords[key] {
+			scope = "items." + key
+		}
+		kws[scope] = append(kws[scope], val)
 	}
 	if len(defaults) > 0 {
+		if err := checkDefault(class, defaults, kws); err != nil {
+			return refuse(err.Error(), "give a default the field's own keywords accept")
+		}
 		switch class {
 		case "array":
 			if elemClass != "string" {
@@ -232,10 +245,10 @@ func checkKeywordValue(t reflect.Type, target, key, val string) error {
 			return fmt.Errorf("%s=%q is not true or false", key, val)
 		}
 	case "integer", "number":
-		r, ok := new(big.Rat).SetString(val)
-		if !ok || strings.ContainsAny(val, "/") {
-			return fmt.Errorf("%s=%q is not a number", key, val)
+		if !jsonNumber.MatchString(val) {
+			return fmt.Errorf("%s=%q is not a JSON number", key, val)
 		}
+		r, _ := new(big.Rat).SetString(val)
 		if target == "integer" && (key == "default" || key == "enum" || key == "example") {
 			if !r.IsInt() {
 				return fmt.Errorf("%s=%q is not an integer", key, val)
@@ -284,4 +297,93 @@ func splitTag(s string) []string {
 		cur.WriteByte(s[i])
 	}
 	return append(out, cur.String())
+}
+
+// jsonNumber is the JSON number grammar: the reflector drops anything else
+// (0x10, +1, .5) silently.
+var jsonNumber = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)
+
+// checkDefault refuses a default that the field's own keywords reject: the
+// model would be told a value is impossible and then receive it.
+func checkDefault(class string, defaults []string, kws map[string][]string) error {
+	if class == "array" {
+		if err := checkCount(len(defaults), kws["minItems"], kws["maxItems"], "items"); err != nil {
+			return fmt.Errorf("the default %q has %v", defaults, err)
+		}
+		for _, d := range defaults {
+			if err := checkScalar("string", d, kws, "items."); err != nil {
+				return fmt.Errorf("the default item %q %v", d, err)
+			}
+		}
+		return nil
+	}
+	d := defaults[len(defaults)-1]
+	if err := checkScalar(class, d, kws, ""); err != nil {
+		return fmt.Errorf("the default %q %v", d, err)
+	}
+	return nil
+}
+
+func checkScalar(class, v string, kws map[string][]string, prefix string) error {
+	if enum := kws[prefix+"enum"]; len(enum) > 0 {
+		found := false
+		for _, e := range enum {
+			if class == "string" && e == v {
+				found = true
+			}
+			if class == "integer" || class == "number" {
+				a, _ := new(big.Rat).SetString(e)
+				b, _ := new(big.Rat).SetString(v)
+				found = found || a != nil && b != nil && a.Cmp(b) == 0
+			}
+		}
+		if !found {
+			return fmt.Errorf("is not one of the enum values %q", enum)
+		}
+	}
+	switch class {
+	case "integer", "number":
+		r, _ := new(big.Rat).SetString(v)
+		for key, ok := range map[string]func(c int) bool{
+			"minimum": func(c int) bool { return c >= 0 }, "exclusiveMinimum": func(c int) bool { return c > 0 },
+			"maximum": func(c int) bool { return c <= 0 }, "exclusiveMaximum": func(c int) bool { return c < 0 },
+		} {
+			for _, b := range kws[prefix+key] {
+				br, _ := new(big.Rat).SetString(b)
+				if br != nil && !ok(r.Cmp(br)) {
+					return fmt.Errorf("breaks %s=%s", key, b)
+				}
+			}
+		}
+		for _, m := range kws[prefix+"multipleOf"] {
+			mr, _ := new(big.Rat).SetString(m)
+			if mr != nil && mr.Sign() != 0 && !new(big.Rat).Quo(r, mr).IsInt() {
+				return fmt.Errorf("is not a multiple of %s", m)
+			}
+		}
+	case "string":
+		if err := checkCount(utf8.RuneCountInString(v), kws[prefix+"minLength"], kws[prefix+"maxLength"], "characters"); err != nil {
+			return fmt.Errorf("has %v", err)
+		}
+		for _, p := range kws[prefix+"pattern"] {
+			if re, err := regexp.Compile(p); err == nil && !re.MatchString(v) {
+				return fmt.Errorf("does not match pattern=%s", p)
+			}
+		}
+	}
+	return nil
+}
+
+func checkCount(n int, min, max []string, what string) error {
+	for _, m := range min {
+		if k, _ := strconv.Atoi(m); n < k {
+			return fmt.Errorf("%d %s, fewer than %d", n, what, k)
+		}
+	}
+	for _, m := range max {
+		if k, _ := strconv.Atoi(m); n > k {
+			return fmt.Errorf("%d %s, more than %d", n, what, k)
+		}
+	}
+	return nil
 }

@@ -112,6 +112,7 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	if t.input, err = schemaOf(at, plan, false); err != nil {
 		return nil, fmt.Errorf("tool %q: arguments: %w", name, err)
 	}
+	markDefaults(plan)
 	t.plan = plan
 	t.fast = fastPlan(plan, t.input)
 	if t.fast == nil {
@@ -183,7 +184,7 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {
-			out = panicOutput(t.name, r, debug.Stack())
+			out = internalOutput(t.name, r, debug.Stack())
 		}
 	}()
 	if ctx == nil {
@@ -202,6 +203,10 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 	if err != nil {
 		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
 	}
+	if err := checkNumbers(t.plan, tree, ""); err != nil {
+		de := err.(*decodeError)
+		return invalidOutput(t.name, []Problem{{Path: de.path, Message: de.msg}})
+	}
 	validator, err := t.compiled()
 	if err != nil {
 		return Output{Text: fmt.Sprintf("tool %q cannot check its arguments (an internal error, not caused by your arguments)", t.name), IsError: true, Err: err}
@@ -210,7 +215,7 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 		return invalidOutput(t.name, problems(err, tree, t.plan))
 	}
 	var a A
-	if err := decode(t.plan, reflect.ValueOf(&a).Elem(), tree, ""); err != nil {
+	if err := decodeValidated(t.plan, args, tree, reflect.ValueOf(&a).Elem()); err != nil {
 		var de *decodeError
 		if errors.As(err, &de) {
 			return invalidOutput(t.name, []Problem{{Path: de.path, Message: de.msg}})
@@ -220,7 +225,12 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 	return t.run(ctx, a)
 }
 
-func (t *Tool[A, R]) run(ctx context.Context, a A) Output {
+func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = panicOutput(t.name, r, debug.Stack())
+		}
+	}()
 	res, err := t.fn(ctx, a)
 	if err != nil {
 		return errorOutput(t.name, err)
@@ -275,6 +285,15 @@ func panicOutput(tool string, r any, stack []byte) Output {
 		Text:    fmt.Sprintf("tool %q failed unexpectedly (an internal error, not caused by your arguments); do not retry the same call", tool),
 		IsError: true,
 		Err:     &PanicError{Tool: tool, Value: r, Stack: stack},
+	}
+}
+
+// internalOutput reports a panic of the library itself, outside the tool.
+func internalOutput(tool string, r any, stack []byte) Output {
+	return Output{
+		Text:    fmt.Sprintf("tool %q could not handle this call because of an internal error, not caused by your arguments", tool),
+		IsError: true,
+		Err:     fmt.Errorf("%w: tool %q: %v\n%s", ErrInternal, tool, r, stack),
 	}
 }
 

@@ -39,12 +39,13 @@ const (
 // node is the decode plan of one Go type, built once at declaration. A plan
 // of a recursive type points back into itself.
 type node struct {
-	kind   kind
-	typ    reflect.Type
-	elem   *node          // kPtr, kSlice, kArray, kMap
-	fields []planField    // kStruct, in declaration order
-	byName map[string]int // kStruct: JSON name → index in fields
-	hasDef bool           // kStruct: some field has a default
+	kind       kind
+	typ        reflect.Type
+	elem       *node          // kPtr, kSlice, kArray, kMap
+	fields     []planField    // kStruct, in declaration order
+	byName     map[string]int // kStruct: JSON name → index in fields
+	hasDef     bool           // kStruct: some field has a default
+	hasDefDeep bool           // a default somewhere at or below this node
 }
 
 type planField struct {
@@ -261,4 +262,36 @@ func hasHook(n *node, seen map[*node]bool) bool {
 		}
 	}
 	return false
+}
+
+// markDefaults sets hasDefDeep on every node that has a default at or
+// below it. Plans of recursive types are cyclic: it iterates to a fixpoint.
+func markDefaults(root *node) {
+	var all []*node
+	seen := map[*node]bool{}
+	var collect func(n *node)
+	collect = func(n *node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		all = append(all, n)
+		collect(n.elem)
+		for _, f := range n.fields {
+			collect(f.plan)
+		}
+	}
+	collect(root)
+	for changed := true; changed; {
+		changed = false
+		for _, n := range all {
+			deep := n.hasDef || n.elem != nil && n.elem.hasDefDeep
+			for _, f := range n.fields {
+				deep = deep || f.plan.hasDefDeep
+			}
+			if deep && !n.hasDefDeep {
+				n.hasDefDeep, changed = true, true
+			}
+		}
+	}
 }
