@@ -1,0 +1,183 @@
+// Package gemini serves a toolreg.Registry to Gemini models through the
+// official SDK (google.golang.org/genai): function declarations, and the
+// dispatch of a model turn's function calls. CallJSON speaks the plain wire
+// format of generateContent, for clients other than the SDK.
+//
+// The package imports the SDK as the registry's only link to Gemini: it
+// converts; the registry validates and runs the calls.
+//
+// A turn goes like this: send Tools in GenerateContentConfig.Tools; append
+// the model's content to the history exactly as it came
+// (resp.Candidates[0].Content), then the content Call returns, and ask
+// again. Keep the model's content whole: its parts carry the
+// thoughtSignature that Gemini 3 requires back ("Function call is missing
+// a thought_signature"), which a content rebuilt from resp.FunctionCalls()
+// would lose.
+package gemini
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/dialect"
+	"google.golang.org/genai"
+)
+
+// Option configures an Adapter.
+type Option func(*config)
+
+type config struct {
+	legacy     bool
+	noResponse bool
+}
+
+// WithLegacySchema declares the parameters in the older `parameters` field
+// (a genai.Schema, an OpenAPI 3.0 subset) instead of
+// `parametersJsonSchema`. Use it only for a model or an API path that does
+// not take parametersJsonSchema: the Schema form cannot express maps,
+// "any" values, recursive types or values of several types, and a tool
+// that needs one makes Tools fail, naming the tool and the field.
+//
+// In this mode no response schema is declared: Google's own SDKs refuse
+// the `response` field for the Gemini Developer API.
+func WithLegacySchema() Option { return func(c *config) { c.legacy = true } }
+
+// WithoutResponseSchema leaves out responseJsonSchema, which is otherwise
+// declared for every tool with a structured result. Use it for a model or
+// an endpoint that refuses the field.
+func WithoutResponseSchema() Option { return func(c *config) { c.noResponse = true } }
+
+// ErrUnsupportedSchema marks a tool whose arguments the chosen schema form
+// cannot express; the error names the tool and the field. Adapters never
+// send a weaker schema instead.
+var ErrUnsupportedSchema = errors.New("tool schema cannot be expressed for Gemini")
+
+// Adapter speaks Gemini for one registry. Declarations are lowered once per
+// tool and cached; tools added to the registry later are picked up. An
+// Adapter is safe for concurrent use.
+type Adapter struct {
+	reg *toolreg.Registry
+	cfg config
+
+	mu    sync.Mutex
+	cache map[toolreg.AnyTool]*entry
+}
+
+// entry is one tool as Gemini sees it, built once.
+type entry struct {
+	decl genai.FunctionDeclaration
+	err  error
+}
+
+// New returns an Adapter for reg. By default the parameters are declared
+// as parametersJsonSchema (see WithLegacySchema).
+func New(reg *toolreg.Registry, opts ...Option) *Adapter {
+	a := &Adapter{reg: reg, cache: map[toolreg.AnyTool]*entry{}}
+	for _, o := range opts {
+		o(&a.cfg)
+	}
+	return a
+}
+
+func (a *Adapter) entry(t toolreg.AnyTool) *entry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.cache[t]; ok {
+		return e
+	}
+	e := a.build(t)
+	a.cache[t] = e
+	return e
+}
+
+func (a *Adapter) build(t toolreg.AnyTool) *entry {
+	e := &entry{decl: genai.FunctionDeclaration{Name: t.Name(), Description: t.Description()}}
+	if a.cfg.legacy {
+		lowered, err := dialect.GeminiSchema(t.InputSchema())
+		if err != nil {
+			e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+			return e
+		}
+		if e.decl.Parameters, err = decodeSchema(lowered); err != nil {
+			e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+		}
+		return e
+	}
+	lowered, err := dialect.GeminiJSONSchema(t.InputSchema())
+	if err != nil {
+		e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+		return e
+	}
+	// Raw JSON marshals verbatim, so ToolsJSON keeps the property order.
+	// (The SDK itself re-encodes the request through map[string]any.)
+	e.decl.ParametersJsonSchema = lowered
+	if out := t.OutputSchema(); out != nil && !a.cfg.noResponse {
+		// The response schema only informs the model, and the result is
+		// never checked against it: a result the dialect cannot express
+		// (a non-object root, a recursive type) is left undeclared.
+		if resp, err := dialect.GeminiJSONSchema(out); err == nil {
+			e.decl.ResponseJsonSchema = resp
+		}
+	}
+	return e
+}
+
+// decodeSchema reads the legacy form into a genai.Schema. A key the Schema
+// has no field for would be dropped without a word, leaving a weaker
+// schema; it is an error instead.
+func decodeSchema(lowered json.RawMessage) (*genai.Schema, error) {
+	dec := json.NewDecoder(bytes.NewReader(lowered))
+	dec.DisallowUnknownFields()
+	var s genai.Schema
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("genai.Schema cannot hold the lowered schema: %w", err)
+	}
+	return &s, nil
+}
+
+// Tools returns the registry's tools as one genai.Tool holding a function
+// declaration per tool, in registration order, ready for
+// GenerateContentConfig.Tools; nil when the registry is empty. Tools the
+// schema form cannot express make it fail with an error wrapping
+// ErrUnsupportedSchema for each.
+//
+// The declarations are the caller's, but their schemas are shared with
+// the Adapter's cache: do not modify them.
+func (a *Adapter) Tools() ([]*genai.Tool, error) {
+	tools := a.reg.Tools()
+	if len(tools) == 0 {
+		return nil, nil
+	}
+	decls := make([]*genai.FunctionDeclaration, len(tools))
+	var errs []error
+	for i, t := range tools {
+		e := a.entry(t)
+		if e.err != nil {
+			errs = append(errs, e.err)
+			continue
+		}
+		decl := e.decl
+		decls[i] = &decl
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
+}
+
+// ToolsJSON is Tools as the JSON array a generateContent request takes in
+// "tools", for clients other than the SDK: [] when the registry is empty.
+func (a *Adapter) ToolsJSON() (json.RawMessage, error) {
+	tools, err := a.Tools()
+	if err != nil {
+		return nil, err
+	}
+	if tools == nil {
+		return json.RawMessage("[]"), nil
+	}
+	return json.Marshal(tools)
+}

@@ -1,0 +1,340 @@
+// Package openai serves a toolreg.Registry to OpenAI models through the
+// official SDK (github.com/openai/openai-go/v3): tool definitions for Chat
+// Completions and Responses (optionally in strict mode), the dispatch of a
+// model's tool calls, and an agent loop (RunChat). The *JSON functions speak
+// the plain wire format, for other clients and OpenAI-compatible servers
+// (Ollama, vLLM, llama.cpp).
+//
+// The package imports the SDK as the registry's only link to OpenAI: it
+// converts; the registry validates and runs the calls.
+package openai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/dialect"
+)
+
+// Option configures an Adapter.
+type Option func(*config)
+
+type config struct {
+	strictAll   bool
+	strictTools map[string]bool
+	fallback    bool
+}
+
+// WithStrict sends every tool in strict mode (Structured Outputs): the
+// model's arguments then always match the schema. A tool whose schema strict
+// mode cannot express (an open map, an any field) makes ChatTools and
+// ResponsesTools fail, naming the tool and the field, unless
+// WithNonStrictFallback is given.
+func WithStrict() Option { return func(c *config) { c.strictAll = true } }
+
+// WithStrictTools sends only the named tools in strict mode.
+func WithStrictTools(names ...string) Option {
+	return func(c *config) {
+		if c.strictTools == nil {
+			c.strictTools = map[string]bool{}
+		}
+		for _, n := range names {
+			c.strictTools[n] = true
+		}
+	}
+}
+
+// WithNonStrictFallback sends a tool that strict mode cannot express
+// non-strict instead of failing.
+func WithNonStrictFallback() Option { return func(c *config) { c.fallback = true } }
+
+// Adapter speaks OpenAI for one registry. Definitions are lowered once per
+// tool and cached; tools added to the registry later are picked up. An
+// Adapter is safe for concurrent use.
+type Adapter struct {
+	reg *toolreg.Registry
+	cfg config
+
+	mu    sync.Mutex
+	cache map[toolreg.AnyTool]*entry
+}
+
+// entry is one tool as OpenAI sees it, built once.
+type entry struct {
+	strict bool
+	params map[string]any // the parameters schema, its values kept as raw JSON
+	chat   openai.ChatCompletionToolUnionParam
+	resp   responses.ToolUnionParam
+	strip  *dialect.NullStripper // strict tools: the nulls the model sends for optional fields
+	err    error
+}
+
+// New returns an Adapter for reg.
+func New(reg *toolreg.Registry, opts ...Option) *Adapter {
+	a := &Adapter{reg: reg, cache: map[toolreg.AnyTool]*entry{}}
+	for _, o := range opts {
+		o(&a.cfg)
+	}
+	return a
+}
+
+// ErrNotStrict marks a tool that strict mode cannot express; the error
+// names the tool and the field.
+var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
+
+func (a *Adapter) entry(t toolreg.AnyTool) *entry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.cache[t]; ok {
+		return e
+	}
+	e := a.build(t)
+	a.cache[t] = e
+	return e
+}
+
+func (a *Adapter) build(t toolreg.AnyTool) *entry {
+	e := &entry{}
+	schema := t.InputSchema()
+	if a.cfg.strictAll || a.cfg.strictTools[t.Name()] {
+		lowered, err := dialect.OpenAIStrict(schema)
+		switch {
+		case err == nil:
+			e.strict, schema = true, lowered
+			if e.strip, err = dialect.NewNullStripper(t.InputSchema()); err != nil {
+				e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
+				return e
+			}
+		case a.cfg.fallback:
+		default:
+			e.err = fmt.Errorf("%w: tool %q: %w", ErrNotStrict, t.Name(), err)
+			return e
+		}
+	}
+	params, err := rawObject(schema)
+	if err != nil {
+		e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
+		return e
+	}
+	e.params = params
+	fn := shared.FunctionDefinitionParam{
+		Name:        t.Name(),
+		Description: openai.String(t.Description()),
+		Parameters:  params,
+		Strict:      openai.Bool(e.strict),
+	}
+	e.chat = openai.ChatCompletionFunctionTool(fn)
+	e.resp = responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
+		Name:        t.Name(),
+		Description: openai.String(t.Description()),
+		Parameters:  params,
+		Strict:      openai.Bool(e.strict),
+	}}
+	return e
+}
+
+// rawObject splits a JSON object into its members, each kept as raw JSON:
+// the SDK's parameter maps then marshal the schema with its property order
+// intact.
+func rawObject(schema json.RawMessage) (map[string]any, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &m); err != nil {
+		return nil, fmt.Errorf("schema is not a JSON object: %w", err)
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out, nil
+}
+
+func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
+	tools := a.reg.Tools()
+	es := make([]*entry, len(tools))
+	var errs []error
+	for i, t := range tools {
+		es[i] = a.entry(t)
+		if es[i].err != nil {
+			errs = append(errs, es[i].err)
+		}
+	}
+	return tools, es, errors.Join(errs...)
+}
+
+// ChatTools returns the registry's tools as Chat Completions tool params,
+// in registration order, ready for ChatCompletionNewParams.Tools.
+func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
+	_, es, err := a.entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]openai.ChatCompletionToolUnionParam, len(es))
+	for i, e := range es {
+		out[i] = e.chat
+	}
+	return out, nil
+}
+
+// ResponsesTools returns the registry's tools as Responses API tool params,
+// ready for responses.ResponseNewParams.Tools.
+func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
+	_, es, err := a.entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]responses.ToolUnionParam, len(es))
+	for i, e := range es {
+		out[i] = e.resp
+	}
+	return out, nil
+}
+
+// ChatToolsJSON is ChatTools as the JSON array the Chat Completions API
+// takes in "tools", for clients other than the official SDK.
+func (a *Adapter) ChatToolsJSON() (json.RawMessage, error) {
+	tools, err := a.ChatTools()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(tools)
+}
+
+// ResponsesToolsJSON is ResponsesTools as the JSON array the Responses API
+// takes in "tools".
+func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
+	tools, err := a.ResponsesTools()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(tools)
+}
+
+// Strict reports whether the named tool is sent in strict mode.
+func (a *Adapter) Strict(name string) bool {
+	t, ok := a.reg.Lookup(name)
+	return ok && a.entry(t).strict
+}
+
+// toolCall turns one provider call into a registry call: the arguments
+// string is the JSON, and a strict tool's placeholder nulls are dropped so
+// that the call validates against the canonical schema.
+func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
+	args := []byte(arguments)
+	if t, ok := a.reg.Lookup(name); ok {
+		if e := a.entry(t); e.strip != nil {
+			if stripped, err := e.strip.Strip(args); err == nil {
+				args = stripped
+			}
+		}
+	}
+	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+// ChatCalls lists the tool calls of an assistant message as registry calls.
+func (a *Adapter) ChatCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall {
+	calls := make([]toolreg.ToolCall, len(msg.ToolCalls))
+	for i, tc := range msg.ToolCalls {
+		name, args := tc.Function.Name, tc.Function.Arguments
+		if tc.Type == "custom" {
+			name, args = tc.Custom.Name, tc.Custom.Input
+		}
+		calls[i] = a.toolCall(tc.ID, name, args)
+	}
+	return calls
+}
+
+// CallChat runs the tool calls of an assistant message concurrently and
+// returns one tool message per call, in the order of the calls. Failures
+// (unknown tool, invalid arguments, a tool's error or panic) are tool
+// messages too, whose text tells the model what to fix.
+func (a *Adapter) CallChat(ctx context.Context, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
+	msgs, _ := a.callChat(ctx, msg)
+	return msgs
+}
+
+func (a *Adapter) callChat(ctx context.Context, msg openai.ChatCompletionMessage) ([]openai.ChatCompletionMessageParamUnion, []toolreg.Output) {
+	calls := a.ChatCalls(msg)
+	outs := a.reg.CallAll(ctx, calls)
+	msgs := make([]openai.ChatCompletionMessageParamUnion, len(calls))
+	for i, c := range calls {
+		msgs[i] = openai.ToolMessage(outs[i].Text, c.ID)
+	}
+	return msgs, outs
+}
+
+// ResponsesCalls lists the function_call items of a response's output as
+// registry calls, keyed by call_id.
+func (a *Adapter) ResponsesCalls(output []responses.ResponseOutputItemUnion) []toolreg.ToolCall {
+	var calls []toolreg.ToolCall
+	for _, item := range output {
+		if item.Type != "function_call" {
+			continue
+		}
+		fc := item.AsFunctionCall()
+		calls = append(calls, a.toolCall(fc.CallID, fc.Name, fc.Arguments))
+	}
+	return calls
+}
+
+// CallResponses runs the function_call items of a response's output and
+// returns one function_call_output input item per call, in order.
+func (a *Adapter) CallResponses(ctx context.Context, output []responses.ResponseOutputItemUnion) []responses.ResponseInputItemUnionParam {
+	calls := a.ResponsesCalls(output)
+	outs := a.reg.CallAll(ctx, calls)
+	items := make([]responses.ResponseInputItemUnionParam, len(calls))
+	for i, c := range calls {
+		item := responses.ResponseInputItemParamOfFunctionCallOutput(outs[i].Text)
+		item.OfFunctionCallOutput.CallID = openai.String(c.ID)
+		items[i] = item
+	}
+	return items
+}
+
+type wireToolMessage struct {
+	Role       string `json:"role"`
+	ToolCallID string `json:"tool_call_id"`
+	Content    string `json:"content"`
+}
+
+// CallChatJSON is CallChat on the wire format: it takes the "tool_calls"
+// array of an assistant message and returns the JSON array of tool
+// messages to append to "messages". Arguments may also be given as a JSON
+// object instead of a string, as Ollama's native API does.
+func (a *Adapter) CallChatJSON(ctx context.Context, toolCalls json.RawMessage) (json.RawMessage, error) {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(toolCalls, &raw); err != nil {
+		return nil, fmt.Errorf("openai: tool_calls is not a JSON array: %w", err)
+	}
+	calls := make([]toolreg.ToolCall, len(raw))
+	for i, r := range raw {
+		var tc struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(r, &tc); err != nil {
+			return nil, fmt.Errorf("openai: tool call %d: %w", i, err)
+		}
+		args := string(tc.Function.Arguments)
+		var s string
+		if json.Unmarshal(tc.Function.Arguments, &s) == nil {
+			args = s // the usual form: the arguments object as a JSON string
+		}
+		calls[i] = a.toolCall(tc.ID, tc.Function.Name, args)
+	}
+	outs := a.reg.CallAll(ctx, calls)
+	msgs := make([]wireToolMessage, len(calls))
+	for i, c := range calls {
+		msgs[i] = wireToolMessage{Role: "tool", ToolCallID: c.ID, Content: outs[i].Text}
+	}
+	return json.Marshal(msgs)
+}

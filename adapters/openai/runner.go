@@ -1,0 +1,117 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/toolreg/toolreg"
+)
+
+// ChatClient is the part of the SDK a chat run needs:
+// &client.Chat.Completions satisfies it.
+type ChatClient interface {
+	New(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
+}
+
+// RunOptions bound and observe a run. The zero value is usable.
+type RunOptions struct {
+	// MaxSteps bounds the model calls of a run; 0 means DefaultMaxSteps.
+	MaxSteps int
+	// OnTurn, if set, sees each model response as it arrives.
+	OnTurn func(step int, resp *openai.ChatCompletion)
+	// OnToolCall, if set, sees each tool call with its output, in call
+	// order, after all calls of the turn have run.
+	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
+}
+
+// DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
+const DefaultMaxSteps = 10
+
+// ChatRun is what a run produced, also when it ends with an error.
+type ChatRun struct {
+	// Messages is the transcript: the request's messages, then each
+	// assistant message and the tool messages that answered it.
+	Messages []openai.ChatCompletionMessageParamUnion
+	// Final is the last response; its first choice holds the model's answer
+	// when the run ended without error.
+	Final *openai.ChatCompletion
+	// Steps counts the model calls.
+	Steps int
+}
+
+// Answer is the text of the final assistant message, "" if there is none.
+func (r *ChatRun) Answer() string {
+	if r.Final == nil || len(r.Final.Choices) == 0 {
+		return ""
+	}
+	return r.Final.Choices[0].Message.Content
+}
+
+// RunChat is the agent loop on Chat Completions: it sends params with the
+// registry's tools (unless params.Tools is set), runs every tool call of a
+// turn concurrently, sends the results back in call order, and repeats
+// until the model answers without calling a tool.
+//
+// Tool failures go back to the model as tool messages and the run goes on.
+// The run ends with an error, and the transcript so far, when the client
+// fails, ctx is done, MaxSteps model calls did not suffice (toolreg.ErrMaxSteps), or
+// a tool returned toolreg.StopRun (the error matches toolreg.ErrStopRun and
+// the tool's error; the tool messages of that turn are in the transcript).
+func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, ro RunOptions) (*ChatRun, error) {
+	max := ro.MaxSteps
+	if max <= 0 {
+		max = DefaultMaxSteps
+	}
+	if len(params.Tools) == 0 {
+		tools, err := a.ChatTools()
+		if err != nil {
+			return nil, err
+		}
+		params.Tools = tools
+	}
+	run := &ChatRun{Messages: append([]openai.ChatCompletionMessageParamUnion(nil), params.Messages...)}
+	for {
+		if err := ctx.Err(); err != nil {
+			return run, err
+		}
+		if run.Steps == max {
+			return run, fmt.Errorf("%w (%d): the model still asks for tools", toolreg.ErrMaxSteps, max)
+		}
+		run.Steps++
+		params.Messages = run.Messages
+		resp, err := client.New(ctx, params)
+		if err != nil {
+			return run, fmt.Errorf("openai: step %d: %w", run.Steps, err)
+		}
+		run.Final = resp
+		if ro.OnTurn != nil {
+			ro.OnTurn(run.Steps, resp)
+		}
+		if len(resp.Choices) == 0 {
+			return run, fmt.Errorf("openai: step %d: the response has no choices", run.Steps)
+		}
+		msg := resp.Choices[0].Message
+		run.Messages = append(run.Messages, msg.ToParam())
+		if len(msg.ToolCalls) == 0 {
+			return run, nil
+		}
+		calls := a.ChatCalls(msg)
+		outs := a.reg.CallAll(ctx, calls)
+		var stop []error
+		for i, c := range calls {
+			run.Messages = append(run.Messages, openai.ToolMessage(outs[i].Text, c.ID))
+			if ro.OnToolCall != nil {
+				ro.OnToolCall(run.Steps, c, outs[i])
+			}
+			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
+				stop = append(stop, outs[i].Err)
+			}
+		}
+		if len(stop) > 0 {
+			return run, errors.Join(stop...)
+		}
+	}
+}

@@ -1,0 +1,190 @@
+package dialect
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Anthropic lowers a canonical schema for the input_schema of an Anthropic
+// tool without strict mode. That API takes any draft 2020-12 schema under a
+// root of type object, so the schema passes through, less the keywords
+// meant for tooling rather than models ($schema, $id, $comment, x-*).
+//
+// It refuses a root that is not type object or that has anyOf, oneOf or
+// allOf ("input_schema does not support oneOf, allOf, or anyOf at the top
+// level", observed).
+func Anthropic(schema json.RawMessage) (json.RawMessage, error) {
+	root, err := parseSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRoot(root, "Anthropic"); err != nil {
+		return nil, err
+	}
+	return encode(stripTooling(root)), nil
+}
+
+// stripTooling returns s without the keywords addressed to tools rather
+// than validators or models, in s and every subschema.
+func stripTooling(s *value) *value {
+	if s.kind != jObject {
+		return s
+	}
+	out := &value{kind: jObject, obj: make([]member, 0, len(s.obj))}
+	for _, m := range s.obj {
+		k, v := m.key, m.val
+		switch {
+		case k == "$schema" || k == "$id" || k == "$comment" || strings.HasPrefix(k, "x-"):
+			continue
+		case schemaMapKeywords[k] && v.kind == jObject:
+			nv := &value{kind: jObject, obj: make([]member, len(v.obj))}
+			for i, p := range v.obj {
+				nv.obj[i] = member{p.key, stripTooling(p.val)}
+			}
+			v = nv
+		case schemaListKeywords[k] && v.kind == jArray:
+			nv := &value{kind: jArray, arr: make([]*value, len(v.arr))}
+			for i, e := range v.arr {
+				nv.arr[i] = stripTooling(e)
+			}
+			v = nv
+		case schemaKeywords[k]:
+			v = stripTooling(v)
+		}
+		out.obj = append(out.obj, member{k, v})
+	}
+	return out
+}
+
+// The draft 2020-12 keywords whose values hold subschemas.
+var (
+	schemaKeywords = set("additionalProperties", "items", "contains", "not", "if", "then", "else",
+		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
+	schemaListKeywords = set("anyOf", "oneOf", "allOf", "prefixItems")
+	schemaMapKeywords  = set("properties", "patternProperties", "$defs", "dependentSchemas")
+)
+
+func set(keys ...string) map[string]bool {
+	m := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// anthropicStrict is the strict tool use subset (providers.md §2, "Strict
+// mode subset": the structured-outputs docs and both SDKs' transforms).
+var anthropicStrict = &rules{
+	name: "Anthropic strict mode",
+	keywords: keywords(
+		concat(structural, []string{"pattern", "format", "minItems"}),
+		[]string{"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+			"minLength", "maxLength", "maxItems", "uniqueItems", "minProperties", "maxProperties",
+			"contentEncoding", "contentMediaType", "dependentRequired", "default"},
+		concat(applicators, []string{"prefixItems"}),
+	),
+	formats: map[string]bool{"date-time": true, "time": true, "date": true, "duration": true, "email": true,
+		"hostname": true, "uri": true, "ipv4": true, "ipv6": true, "uuid": true},
+	pattern:  simplePattern,
+	minItems: 1,
+	enum:     func(v *value) bool { return v.kind != jObject && v.kind != jArray },
+	enumWhat: "primitive values",
+	inline:   true,
+	closed:   true,
+	toAnyOf:  true,
+	typeDown: true,
+}
+
+// AnthropicStrict lowers a canonical schema for an Anthropic tool with
+// "strict": true.
+//
+// Every object is closed; optional properties stay optional (strict mode
+// allows them, unlike OpenAI's). oneOf becomes anyOf and every $ref is
+// inlined. What strict mode does not enforce is moved into the description
+// as the SDKs do ("...\n\n{minimum: 1, maximum: 7}"): numeric bounds,
+// minLength/maxLength, maxItems, minItems above 1, default, formats outside
+// the supported ten, and patterns using regex features the docs exclude.
+//
+// It refuses, with an *Error naming the property: recursive types, maps and
+// free-form objects, "any" values, non-primitive enum values, allOf of
+// several schemas, not, if/then/else, patternProperties, prefixItems, and
+// a schema that alone passes the per-request limits of 24 optional
+// properties or 16 properties using anyOf or type arrays.
+func AnthropicStrict(schema json.RawMessage) (json.RawMessage, error) {
+	out, err := lower(schema, anthropicStrict)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkAnthropicLimits(out); err != nil {
+		return nil, err
+	}
+	return encode(out), nil
+}
+
+// Anthropic's per-request limits on strict schemas. One schema alone over
+// them can never be sent; the adapter checks the sum across tools.
+const (
+	anthropicMaxOptional = 24
+	anthropicMaxUnions   = 16
+)
+
+func checkAnthropicLimits(root *value) error {
+	var optional, unions int
+	var walk func(s *value, path string) error
+	walk = func(s *value, path string) error {
+		if s.kind != jObject {
+			return nil
+		}
+		if p := s.get("properties"); p != nil {
+			req := map[string]bool{}
+			if r := s.get("required"); r != nil {
+				for _, n := range r.arr {
+					req[n.s] = true
+				}
+			}
+			for _, m := range p.obj {
+				if !req[m.key] {
+					optional++
+				}
+			}
+		}
+		if s.get("anyOf") != nil || s.get("type") != nil && s.get("type").kind == jArray {
+			unions++
+		}
+		return eachSubschema(s, path, walk)
+	}
+	walk(root, "")
+	switch {
+	case optional > anthropicMaxOptional:
+		return errorf("", "Anthropic strict mode allows at most %d optional properties across a request's strict tools; this schema alone has %d: make some required, or send the tool without strict", anthropicMaxOptional, optional)
+	case unions > anthropicMaxUnions:
+		return errorf("", "Anthropic strict mode allows at most %d properties using anyOf or type arrays across a request's strict tools; this schema alone has %d", anthropicMaxUnions, unions)
+	}
+	return nil
+}
+
+// simplePattern reports whether a regular expression uses only the
+// features Anthropic's strict mode documents: groups, classes, anchors,
+// alternation and quantifiers. Backreferences, lookaround, word boundaries
+// and other (?...) groups are excluded. providers.md leaves this open (the
+// Go SDK keeps every pattern, the Python SDK moves every pattern into the
+// description); keeping the simple ones is our reading.
+func simplePattern(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			if i+1 < len(p) {
+				switch c := p[i+1]; {
+				case c == 'b' || c == 'B' || c == 'k' || c == 'g' || c >= '1' && c <= '9':
+					return false
+				}
+			}
+			i++
+		case '(':
+			if i+1 < len(p) && p[i+1] == '?' {
+				return false
+			}
+		}
+	}
+	return true
+}

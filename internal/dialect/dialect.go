@@ -1,0 +1,69 @@
+// Package dialect lowers toolreg's canonical input schema into the schema
+// dialect each provider accepts: OpenAI strict mode, Anthropic (plain and
+// strict), and Gemini's two forms (parametersJsonSchema and the legacy
+// genai.Schema). Everything is JSON in and JSON out; the package imports no
+// provider SDK.
+//
+// The canonical schema (see the root package's schema.go) is draft 2020-12
+// with root type object, additionalProperties:false on every struct,
+// `required` per the project's rule, $defs/$ref only for recursive types,
+// anyOf for nullable and `true` for "any value". Each function here takes
+// such a schema and returns a new one: the input bytes are never changed,
+// properties keep their order, and the output is deterministic.
+//
+// Lowering may lose constraints a provider cannot express; they are moved
+// into the description, as the providers' own SDKs do, so the model still
+// reads them. The call the model makes must therefore be validated against
+// the canonical schema, never against the lowered one; for OpenAI strict
+// mode, run NullStripper first. What a dialect cannot express at all is an
+// *Error naming the property.
+//
+// The rules come from shared/research/providers.md. Where it marks a rule
+// "observed" or where this package had to choose, a comment says so.
+package dialect
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrUnsupported is matched (errors.Is) by every *Error: branch on it to
+// fall back, e.g. to a non-strict tool, when a schema cannot be lowered.
+var ErrUnsupported = errors.New("schema not supported by the dialect")
+
+// Error says why a schema cannot be lowered: where, and why. Use Path to
+// point the tool's author at the field to change.
+type Error struct {
+	// Path locates the subschema: "" for the root, "home.zip" for a
+	// property, "tags[]" for array items, "labels{}" for map values,
+	// "ip.anyOf[1]" for a branch, "$defs.Tree.children" inside a definition.
+	Path string
+	// Reason says what the dialect cannot express and, where there is one,
+	// what to write instead.
+	Reason string
+}
+
+// Error reads "schema at home.zip: <reason>", or "schema: <reason>" for
+// the root.
+func (e *Error) Error() string {
+	if e.Path == "" {
+		return "schema: " + e.Reason
+	}
+	return fmt.Sprintf("schema at %s: %s", e.Path, e.Reason)
+}
+
+// Unwrap makes an *Error match ErrUnsupported.
+func (e *Error) Unwrap() error { return ErrUnsupported }
+
+func errorf(path, format string, args ...any) *Error {
+	return &Error{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
+// joinPath appends a property name to a path, as the root package writes
+// field paths.
+func joinPath(path, name string) string {
+	if path == "" {
+		return name
+	}
+	return path + "." + name
+}

@@ -1,0 +1,761 @@
+package dialect
+
+import (
+	"encoding/json"
+	"errors"
+	"math/big"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// action is what a dialect does with a keyword it meets in a schema.
+type action uint8
+
+const (
+	drop     action = iota // an annotation the dialect does not take; no effect on validation
+	keep                   // sent as is (after lowering its subschemas)
+	describe               // moved into the description, where the model still reads it
+	refuse                 // cannot be expressed: an *Error
+)
+
+// rules is one provider's schema dialect, as the walker applies it.
+type rules struct {
+	name     string            // for error reasons: "OpenAI strict mode"
+	keywords map[string]action // keywords not listed are dropped
+	formats  map[string]bool   // string formats kept, the others described; nil keeps all
+	pattern  func(string) bool // reports whether a pattern is kept, else described; nil keeps all
+	minItems int64             // largest minItems kept, larger ones described; < 0 keeps all
+	enum     func(*value) bool // reports whether a value may appear in enum or const
+	enumWhat string            // what enum values may be, for the error
+	inline   bool              // inline every $ref and refuse recursion, instead of keeping $defs
+	closed   bool              // every object closed with additionalProperties:false; open ones refused
+	required bool              // every property required, optional ones made nullable (OpenAI)
+	anyOK    bool              // a schema accepting any value is kept, as {}
+	toAnyOf  bool              // oneOf becomes anyOf
+	typeDown bool              // a type beside anyOf moves into the branches
+	refKeys  bool              // $-keys may stand beside $ref (Gemini) without forcing an inline
+	constTo  bool              // const becomes a one-value enum
+}
+
+func (r *rules) action(key string) action {
+	if a, ok := r.keywords[key]; ok {
+		return a
+	}
+	return drop // unknown keywords are annotations in 2020-12: dropping them changes no validation
+}
+
+// keywords builds a keyword table.
+func keywords(kept, described, refused []string) map[string]action {
+	m := map[string]action{}
+	for _, k := range kept {
+		m[k] = keep
+	}
+	for _, k := range described {
+		m[k] = describe
+	}
+	for _, k := range refused {
+		m[k] = refuse
+	}
+	return m
+}
+
+// Keyword groups shared by the dialects.
+var (
+	// structural keywords every lowering dialect keeps (and interprets).
+	structural = []string{"type", "properties", "required", "additionalProperties", "items",
+		"anyOf", "oneOf", "allOf", "enum", "const", "description", "title", "$ref"}
+	// applicators no dialect here can express or describe: refused, since
+	// dropping them would hide a constraint from the model entirely.
+	applicators = []string{"not", "if", "then", "else", "dependentSchemas", "patternProperties",
+		"propertyNames", "contains", "minContains", "maxContains", "unevaluatedItems",
+		"unevaluatedProperties", "additionalItems", "$dynamicRef", "$recursiveRef"}
+	// describeOrder is the order moved keywords are listed in a description:
+	// fixed, so output is deterministic and reads "minimum: 1, maximum: 7"
+	// whatever order the canonical schema wrote them in.
+	describeOrder = []string{"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+		"minLength", "maxLength", "pattern", "format", "contentEncoding", "contentMediaType",
+		"minItems", "maxItems", "uniqueItems", "minProperties", "maxProperties", "dependentRequired", "default"}
+	// annotations may be overridden by the schema that refers to a
+	// definition, and move to the wrapper when a schema is made nullable.
+	annotations = []string{"description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly", "$comment"}
+)
+
+func concat(lists ...[]string) []string { return slices.Concat(lists...) }
+
+// maxNodes bounds the subschemas a lowering may write: inlining a chain of
+// definitions that each use the next twice grows exponentially.
+const maxNodes = 100_000
+
+// lowerer lowers one schema document under one dialect.
+type lowerer struct {
+	r     *rules
+	doc   *doc
+	stack []string        // definitions being inlined, innermost last
+	used  map[string]bool // definitions referred to by a kept $ref
+	nodes int
+}
+
+// lower parses a canonical schema, checks its root and lowers it under r.
+func lower(schema json.RawMessage, r *rules) (*value, error) {
+	root, err := parseSchema(schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRoot(root, r.name); err != nil {
+		return nil, err
+	}
+	l := &lowerer{r: r, doc: newDoc(root), used: map[string]bool{}}
+	return l.lowerRoot(root)
+}
+
+func parseSchema(schema []byte) (*value, error) {
+	root, err := parse(schema)
+	if err != nil {
+		if errors.Is(err, errTooDeep) {
+			return nil, &Error{Reason: err.Error()}
+		}
+		return nil, &Error{Reason: "the schema is not valid JSON"}
+	}
+	return root, nil
+}
+
+// checkRoot applies the rule every provider shares: a tool's parameters are
+// one object, described by a plain object schema.
+func checkRoot(root *value, dialect string) error {
+	if root.kind != jObject {
+		return &Error{Reason: "the root must be a schema object of type object"}
+	}
+	if t := root.get("type"); !t.isString() || t.s != "object" {
+		return &Error{Reason: dialect + " needs a root schema of type object"}
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf", "$ref"} {
+		if root.get(k) != nil {
+			return errorf("", "%s does not accept %s at the root: the root must be a plain object schema", dialect, k)
+		}
+	}
+	return nil
+}
+
+func (l *lowerer) lowerRoot(root *value) (*value, error) {
+	body := &value{kind: jObject}
+	at := -1 // where $defs stood, to write them back there
+	for i, m := range root.obj {
+		if m.key == "$defs" {
+			at = i
+			continue
+		}
+		body.obj = append(body.obj, m)
+	}
+	l.stack = []string{"#"} // a "#" $ref below refers back to the root
+	out, err := l.schema(body, "")
+	if err != nil {
+		return nil, err
+	}
+	l.stack = nil
+	if l.r.inline {
+		return out, nil
+	}
+	bareRefs(out)
+	if len(l.used) == 0 {
+		return out, nil
+	}
+	// Lower the definitions a kept $ref reaches, until no new one is reached.
+	lowered := map[string]*value{}
+	for again := true; again; {
+		again = false
+		for _, name := range l.doc.order {
+			if !l.used[name] || lowered[name] != nil {
+				continue
+			}
+			l.stack = append(l.stack, name)
+			def, err := l.schema(l.doc.defs[name], "$defs."+name)
+			l.stack = l.stack[:len(l.stack)-1]
+			if err != nil {
+				return nil, err
+			}
+			bareRefs(def)
+			lowered[name], again = def, true
+		}
+	}
+	defs := &value{kind: jObject}
+	for _, name := range l.doc.order {
+		if d := lowered[name]; d != nil {
+			defs.obj = append(defs.obj, member{name, d})
+		}
+	}
+	m := member{"$defs", defs}
+	at = min(max(at, 0), len(out.obj))
+	out.obj = slices.Insert(out.obj, at, m)
+	return out, nil
+}
+
+// schema lowers the subschema in, found at path.
+func (l *lowerer) schema(in *value, path string) (*value, error) {
+	if l.nodes++; l.nodes > maxNodes {
+		return nil, errorf(path, "the schema is too large once its $refs are inlined (over %d subschemas)", maxNodes)
+	}
+	switch in.kind {
+	case jBool:
+		if !in.b {
+			return nil, errorf(path, "the schema false accepts no value; %s cannot express it", l.r.name)
+		}
+		if !l.r.anyOK {
+			return nil, l.anyError(path)
+		}
+		return object(), nil
+	case jObject:
+	default:
+		return nil, errorf(path, "a schema must be a JSON object or a boolean")
+	}
+	in, err := l.normalize(in, path)
+	if err != nil {
+		return nil, err
+	}
+	if in.get("$ref") != nil {
+		return l.ref(in, path)
+	}
+
+	out := &value{kind: jObject}
+	var moved []member
+	for _, m := range in.obj {
+		k, v := m.key, m.val
+		switch l.r.action(k) {
+		case drop:
+			continue
+		case refuse:
+			return nil, errorf(path, "%s cannot express the keyword %q", l.r.name, k)
+		case describe:
+			if k != "default" || v.kind != jNull { // default:null says nothing
+				moved = append(moved, m)
+			}
+			continue
+		}
+		switch k {
+		case "type":
+			if err := checkType(v, path); err != nil {
+				return nil, err
+			}
+		case "properties":
+			if v.kind != jObject {
+				return nil, errorf(path, "properties must be an object")
+			}
+			props := &value{kind: jObject, obj: make([]member, 0, len(v.obj))}
+			for _, p := range v.obj {
+				ps, err := l.schema(p.val, joinPath(path, p.key))
+				if err != nil {
+					return nil, err
+				}
+				props.obj = append(props.obj, member{p.key, ps})
+			}
+			v = props
+		case "required":
+			if !stringArray(v) {
+				return nil, errorf(path, "required must be an array of strings")
+			}
+		case "additionalProperties":
+			if v.kind == jBool && !v.b {
+				break
+			}
+			if l.r.closed {
+				return nil, errorf(path, "%s cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects", l.r.name)
+			}
+			if v, err = l.schema(v, path+"{}"); err != nil {
+				return nil, err
+			}
+		case "items":
+			if v.kind == jArray {
+				return nil, errorf(path, "items must be one schema (use prefixItems for tuples)")
+			}
+			if v, err = l.schema(v, path+"[]"); err != nil {
+				return nil, err
+			}
+		case "prefixItems":
+			if v, err = l.schemas(v, path, ""); err != nil {
+				return nil, err
+			}
+		case "anyOf", "oneOf":
+			if v, err = l.schemas(v, path, "."+k); err != nil {
+				return nil, err
+			}
+			if len(v.arr) == 0 {
+				return nil, errorf(path, "%s must list at least one schema", k)
+			}
+			if k == "oneOf" && l.r.toAnyOf {
+				// The branches of a canonical oneOf never overlap, so anyOf
+				// accepts the same values.
+				if in.get("anyOf") != nil {
+					return nil, errorf(path, "%s cannot express anyOf and oneOf on one schema", l.r.name)
+				}
+				k = "anyOf"
+			}
+		case "enum":
+			if v.kind != jArray || len(v.arr) == 0 {
+				return nil, errorf(path, "enum must be a non-empty array")
+			}
+			for _, e := range v.arr {
+				if !l.r.enum(e) {
+					return nil, errorf(path, "%s accepts only %s as enum values", l.r.name, l.r.enumWhat)
+				}
+			}
+		case "const":
+			if !l.r.enum(v) {
+				return nil, errorf(path, "%s accepts only %s as const values", l.r.name, l.r.enumWhat)
+			}
+			if l.r.constTo {
+				if in.get("enum") != nil {
+					return nil, errorf(path, "%s cannot express const beside enum: keep one", l.r.name)
+				}
+				k, v = "enum", array(v)
+			}
+		case "description", "title", "format", "pattern":
+			if !v.isString() {
+				return nil, errorf(path, "%s must be a string", k)
+			}
+			if k == "format" && l.r.formats != nil && !l.r.formats[v.s] ||
+				k == "pattern" && l.r.pattern != nil && !l.r.pattern(v.s) {
+				moved = append(moved, m)
+				continue
+			}
+		case "minItems":
+			if l.r.minItems >= 0 {
+				n, ok := integer(v)
+				if !ok {
+					return nil, errorf(path, "minItems must be a non-negative integer")
+				}
+				if n.Cmp(big.NewInt(l.r.minItems)) > 0 {
+					moved = append(moved, m)
+					continue
+				}
+			}
+		case "default":
+			if v.kind == jNull {
+				continue
+			}
+		case "allOf", "$ref":
+			return nil, errorf(path, "%s left after normalizing; this is a bug in package dialect", k) // normalize and ref took them
+		}
+		out.obj = append(out.obj, member{k, v})
+	}
+
+	if l.r.closed && isObject(out) {
+		if out.get("properties") == nil {
+			if out.get("additionalProperties") == nil {
+				return nil, errorf(path, "%s cannot express an object without declared properties (a map or free-form object): use a struct", l.r.name)
+			}
+			out.set("properties", object())
+		}
+		out.set("additionalProperties", boolean(false))
+		if req := out.get("required"); req != nil {
+			props := out.get("properties")
+			for _, n := range req.arr {
+				if props.get(n.s) == nil {
+					return nil, errorf(path, "required names %q, which is not among the properties of this closed object", n.s)
+				}
+			}
+		}
+	}
+	if l.r.required && isObject(out) {
+		if err := l.requireAll(in, out); err != nil {
+			return nil, err
+		}
+	}
+	if !l.r.anyOK && !typed(out) {
+		return nil, l.anyError(path)
+	}
+	if len(moved) > 0 {
+		if err := describeIn(out, moved, path); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// schemas lowers an array of subschemas; the path of the i-th is
+// path+suffix+"[i]".
+func (l *lowerer) schemas(v *value, path, suffix string) (*value, error) {
+	if v.kind != jArray {
+		return nil, errorf(path, "%s must be an array of schemas", strings.TrimPrefix(suffix, "."))
+	}
+	// The branches of a nullable, {"anyOf":[X,{"type":"null"}]}, keep the
+	// path of the property: X is the property.
+	wrapper := suffix == ".anyOf" && len(v.arr) == 2 && nullSchema(v.arr[1])
+	out := &value{kind: jArray, arr: make([]*value, 0, len(v.arr))}
+	for i, s := range v.arr {
+		p := path + suffix + "[" + strconv.Itoa(i) + "]"
+		if wrapper {
+			p = path
+		}
+		ls, err := l.schema(s, p)
+		if err != nil {
+			return nil, err
+		}
+		out.arr = append(out.arr, ls)
+	}
+	return out, nil
+}
+
+func (l *lowerer) anyError(path string) error {
+	return errorf(path, "the schema accepts any JSON value, which %s cannot express: give the field a concrete type", l.r.name)
+}
+
+// normalize rewrites in, before lowering, into a form the dialect can
+// take: a one-schema allOf merged into its parent, and a type beside anyOf
+// moved into the branches (the canonical schema of net.IP is
+// {"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}; strict
+// dialects want each branch typed).
+func (l *lowerer) normalize(in *value, path string) (*value, error) {
+	for all := in.get("allOf"); all != nil; all = in.get("allOf") {
+		if all.kind != jArray || len(all.arr) != 1 {
+			return nil, errorf(path, "%s cannot express allOf with several schemas: merge them into one", l.r.name)
+		}
+		rest := &value{kind: jObject}
+		for _, m := range in.obj {
+			if m.key != "allOf" {
+				rest.obj = append(rest.obj, m)
+			}
+		}
+		merged, err := merge(all.arr[0], rest, path, "allOf")
+		if err != nil {
+			return nil, err
+		}
+		in = merged
+	}
+	if !l.r.typeDown {
+		return in, nil
+	}
+	t := in.get("type")
+	key := "anyOf"
+	branches := in.get(key)
+	if branches == nil && l.r.toAnyOf {
+		key = "oneOf"
+		branches = in.get(key)
+	}
+	if t == nil || branches == nil || branches.kind != jArray {
+		return in, nil
+	}
+	moved := &value{kind: jArray, arr: make([]*value, len(branches.arr))}
+	for i, b := range branches.arr {
+		switch {
+		case b.kind == jBool && b.b:
+			moved.arr[i] = object(member{"type", t})
+		case b.kind == jObject && b.get("$ref") == nil && (b.get("type") == nil || equal(b.get("type"), t)):
+			nb := object(member{"type", t})
+			for _, m := range b.obj {
+				if m.key != "type" {
+					nb.obj = append(nb.obj, m)
+				}
+			}
+			moved.arr[i] = nb
+		default:
+			return in, nil // a branch the type cannot move into: leave both
+		}
+	}
+	out := &value{kind: jObject}
+	for _, m := range in.obj {
+		switch m.key {
+		case "type":
+		case key:
+			out.obj = append(out.obj, member{key, moved})
+		default:
+			out.obj = append(out.obj, m)
+		}
+	}
+	return out, nil
+}
+
+// ref lowers a schema holding $ref: kept as a bare $ref where the dialect
+// keeps $defs and the $ref has no siblings, inlined otherwise.
+func (l *lowerer) ref(in *value, path string) (*value, error) {
+	refv := in.get("$ref")
+	if !refv.isString() {
+		return nil, errorf(path, "$ref must be a string")
+	}
+	name, target, err := l.doc.resolve(refv.s, path)
+	if err != nil {
+		return nil, err
+	}
+	siblings := false
+	for _, m := range in.obj {
+		if m.key == "$ref" || m.key == "$defs" || l.r.action(m.key) == drop || l.r.refKeys && strings.HasPrefix(m.key, "$") {
+			continue
+		}
+		siblings = true
+	}
+	if slices.Contains(l.stack, name) {
+		if l.r.inline {
+			return nil, errorf(path, "the schema is recursive (it refers back to %s); %s cannot express recursion: cut the cycle, e.g. with an ID the model passes instead of the nested value", defName(name), l.r.name)
+		}
+		if siblings {
+			// Inlining again would never end: keep the $ref with its
+			// description and title for now. A nullable wrapper takes
+			// them over (see nullable); bareRefs drops what is left, as
+			// the Anthropic SDK drops every sibling of a $ref.
+			out := object(member{"$ref", str(refv.s)})
+			for _, m := range in.obj {
+				switch {
+				case m.key == "description" || m.key == "title":
+					out.obj = append(out.obj, m)
+				case m.key != "$ref" && l.r.action(m.key) != drop && !slices.Contains(annotations, m.key):
+					return nil, errorf(path, "%s cannot express the keyword %q beside a recursive $ref", l.r.name, m.key)
+				}
+			}
+			l.use(name)
+			return out, nil
+		}
+	}
+	if !l.r.inline && !siblings {
+		l.use(name)
+		return object(member{"$ref", str(refv.s)}), nil
+	}
+	// Inline: the definition, with the keywords written beside the $ref.
+	rest := &value{kind: jObject}
+	for _, m := range in.obj {
+		if m.key != "$ref" {
+			rest.obj = append(rest.obj, m)
+		}
+	}
+	merged, err := merge(target, rest, path, "$ref")
+	if err != nil {
+		return nil, err
+	}
+	l.stack = append(l.stack, name)
+	out, err := l.schema(merged, path)
+	l.stack = l.stack[:len(l.stack)-1]
+	return out, err
+}
+
+// use records that a kept $ref names a definition, to be lowered into
+// the output's $defs.
+func (l *lowerer) use(name string) {
+	if name != "#" {
+		l.used[name] = true
+	}
+}
+
+// bareRefs drops the keywords left beside a $ref in s and its
+// subschemas: no dialect that keeps $refs takes siblings.
+func bareRefs(s *value) {
+	if s.kind != jObject {
+		return
+	}
+	if ref := s.get("$ref"); ref != nil {
+		s.obj = []member{{"$ref", ref}}
+		return
+	}
+	eachSubschema(s, "", func(c *value, _ string) error {
+		bareRefs(c)
+		return nil
+	})
+}
+
+// merge combines a schema with the keywords written beside it (beside its
+// $ref, or around a one-schema allOf): annotations from rest win, other
+// keywords are added unless they conflict.
+func merge(target, rest *value, path, what string) (*value, error) {
+	out := &value{kind: jObject}
+	switch target.kind {
+	case jBool:
+		if !target.b {
+			return nil, errorf(path, "the schema behind %s is false and accepts no value", what)
+		}
+	case jObject:
+		for _, m := range target.obj {
+			if m.key != "$defs" {
+				out.obj = append(out.obj, m)
+			}
+		}
+	default:
+		return nil, errorf(path, "the schema behind %s must be a JSON object or a boolean", what)
+	}
+	for _, m := range rest.obj {
+		prev := out.get(m.key)
+		switch {
+		case prev == nil || slices.Contains(annotations, m.key):
+			out.set(m.key, m.val)
+		case !equal(prev, m.val):
+			return nil, errorf(path, "the keyword %q beside %s conflicts with the schema it names; move it into the definition", m.key, what)
+		}
+	}
+	return out, nil
+}
+
+func defName(name string) string {
+	if name == "#" {
+		return "the root"
+	}
+	return "$defs." + name
+}
+
+// requireAll makes every property of out required, as OpenAI strict mode
+// demands, and lets each property that was optional in the canonical
+// schema in take null instead: the model sends null for "absent", and
+// NullStripper removes it before validation.
+func (l *lowerer) requireAll(in, out *value) error {
+	req := map[string]bool{}
+	if r := in.get("required"); r != nil {
+		for _, n := range r.arr {
+			req[n.s] = true
+		}
+	}
+	inProps := in.get("properties")
+	props := out.get("properties")
+	if props == nil {
+		return nil
+	}
+	names := &value{kind: jArray, arr: make([]*value, 0, len(props.obj))}
+	for i, p := range props.obj {
+		names.arr = append(names.arr, str(p.key))
+		if !req[p.key] && !l.doc.acceptsNull(inProps.get(p.key)) {
+			props.obj[i].val = nullable(p.val)
+		}
+	}
+	out.set("required", names)
+	return nil
+}
+
+// checkType checks a type keyword: one type name or an array of them.
+func checkType(t *value, path string) error {
+	ok := func(v *value) bool {
+		if !v.isString() {
+			return false
+		}
+		switch v.s {
+		case "string", "number", "integer", "boolean", "object", "array", "null":
+			return true
+		}
+		return false
+	}
+	if t.kind == jArray && len(t.arr) > 0 {
+		for _, v := range t.arr {
+			if !ok(v) {
+				return errorf(path, "type must name JSON types")
+			}
+		}
+		return nil
+	}
+	if !ok(t) {
+		return errorf(path, "type must name JSON types")
+	}
+	return nil
+}
+
+// hasType reports whether the type keyword of s names type name.
+func hasType(s *value, name string) bool {
+	t := s.get("type")
+	if t == nil {
+		return false
+	}
+	if t.isString() {
+		return t.s == name
+	}
+	for _, v := range t.arr {
+		if v.isString() && v.s == name {
+			return true
+		}
+	}
+	return false
+}
+
+func isObject(s *value) bool { return hasType(s, "object") }
+
+// typed reports whether s constrains the type of its value: what strict
+// dialects need of every subschema.
+func typed(s *value) bool {
+	for _, k := range []string{"type", "enum", "const", "anyOf", "$ref"} {
+		if s.get(k) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func stringArray(v *value) bool {
+	if v.kind != jArray {
+		return false
+	}
+	for _, e := range v.arr {
+		if !e.isString() {
+			return false
+		}
+	}
+	return true
+}
+
+// integer reads a JSON number that is an integer, such as 3 or 3.0.
+func integer(v *value) (*big.Int, bool) {
+	if v.kind != jNumber {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(v.s)
+	if !ok || !r.IsInt() || len(v.s) > 64 {
+		return nil, false
+	}
+	return r.Num(), true
+}
+
+// describeIn appends the moved keywords to the description of out, in the
+// form the Anthropic SDKs write: "Forecast length in days\n\n{minimum: 1,
+// maximum: 7}". Strings are written bare, other values as JSON.
+func describeIn(out *value, moved []member, path string) error {
+	rank := func(k string) int {
+		if i := slices.Index(describeOrder, k); i >= 0 {
+			return i
+		}
+		return len(describeOrder)
+	}
+	moved = slices.DeleteFunc(moved, typeRange)
+	if len(moved) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(moved, func(a, b member) int { return rank(a.key) - rank(b.key) })
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, m := range moved {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(m.key)
+		b.WriteString(": ")
+		if m.val.isString() {
+			b.WriteString(m.val.s)
+		} else {
+			b.Write(encode(m.val))
+		}
+	}
+	b.WriteByte('}')
+	text := b.String()
+	if d := out.get("description"); d != nil {
+		if !d.isString() {
+			return errorf(path, "description must be a string")
+		}
+		if d.s != "" {
+			text = d.s + "\n\n" + text
+		}
+	}
+	out.set("description", str(text))
+	return nil
+}
+
+// maxExact is 2^53: beyond it a JSON number no longer names one float64.
+var maxExact = new(big.Rat).SetInt64(1 << 53)
+
+// typeRange reports whether a moved keyword is a numeric bound of 2^53 or
+// more in size. The core writes such bounds for the range of int64,
+// uint64 and the float types ("minimum": -9223372036854775808, or ±MaxFloat64
+// as a 309-digit integer); in a description they would cost the model
+// hundreds of characters to say "any number", so they are left out. The
+// canonical validator still enforces them. This is our choice, not a
+// provider rule.
+func typeRange(m member) bool {
+	switch m.key {
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+	default:
+		return false
+	}
+	if m.val.kind != jNumber {
+		return false
+	}
+	r, ok := new(big.Rat).SetString(m.val.s)
+	return ok && r.Abs(r).Cmp(maxExact) >= 0
+}
