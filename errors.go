@@ -142,3 +142,8 @@ func (e *stopError) Unwrap() []error {
 // while the model still asked for tools. The runners of the adapters
 // return it with the transcript so far.
 var ErrMaxSteps = errors.New("the run reached its maximum number of steps")
+
+// ErrTruncated: a model's response was cut off (a token limit), so its
+// tool calls or answer may be incomplete; the runners of the adapters stop
+// with it rather than run half a call or return half an answer.
+var ErrTruncated = errors.New("the model's response was cut off")

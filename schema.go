@@ -39,6 +39,14 @@ func schemaOf(t reflect.Type, plan *node, output bool) (json.RawMessage, error) 
 	for name := range kept {
 		keptDefs[name] = in.inline(defs[name])
 	}
+	if name, ok := strings.CutPrefix(root.Ref, "#/$defs/"); ok && keptDefs[name] != nil {
+		// A recursive type at the root: the root is its body (every
+		// provider wants type: object there), its self-references point
+		// into $defs.
+		body := *keptDefs[name]
+		overlay(&body, root)
+		root = &body
+	}
 	f := &fixer{output: output, defs: keptDefs, seen: map[*jsonschema.Schema]bool{}}
 	if err := f.fix(plan, root, ""); err != nil {
 		return nil, err

@@ -484,3 +484,21 @@ func TestInvalidPatternRefused(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A recursive Args type: the root is still type object (every provider
+// needs that), its self-references point into $defs.
+func TestSchemaRecursiveRoot(t *testing.T) {
+	s := schemaOfArgs[treeNode](t)
+	if s["type"] != "object" || s["$ref"] != nil {
+		t.Fatalf("root is not an object: %v", s)
+	}
+	kids, _ := property(t, s, "children")
+	if diff := cmp.Diff(map[string]any{"type": "array", "items": map[string]any{"$ref": "#/$defs/treeNode"}}, kids); diff != "" {
+		t.Errorf("children (-want +got):\n%s", diff)
+	}
+	tool := MustNew("t", "d", func(_ context.Context, n treeNode) (treeNode, error) { return n, nil })
+	out := tool.Invoke(context.Background(), json.RawMessage(`{"value":1,"children":[{"value":2,"children":[{"value":3}]}]}`))
+	if out.IsError || string(out.Structured) != `{"value":1,"children":[{"value":2,"children":[{"value":3}]}]}` {
+		t.Errorf("got %+v", out)
+	}
+}

@@ -64,7 +64,7 @@ type Adapter struct {
 	cfg config
 
 	mu    sync.Mutex
-	cache map[toolreg.AnyTool]*entry
+	cache map[string]*entry // by tool name: a registry never replaces a tool
 }
 
 // entry is one tool as Gemini sees it, built once.
@@ -76,7 +76,7 @@ type entry struct {
 // New returns an Adapter for reg. By default the parameters are declared
 // as parametersJsonSchema (see WithLegacySchema).
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg, cache: map[toolreg.AnyTool]*entry{}}
+	a := &Adapter{reg: reg, cache: map[string]*entry{}}
 	for _, o := range opts {
 		o(&a.cfg)
 	}
@@ -86,11 +86,11 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 func (a *Adapter) entry(t toolreg.AnyTool) *entry {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if e, ok := a.cache[t]; ok {
+	if e, ok := a.cache[t.Name()]; ok {
 		return e
 	}
 	e := a.build(t)
-	a.cache[t] = e
+	a.cache[t.Name()] = e
 	return e
 }
 

@@ -63,7 +63,7 @@ type Adapter struct {
 	cfg config
 
 	mu    sync.Mutex
-	cache map[toolreg.AnyTool]*entry
+	cache map[string]*entry // by tool name: a registry never replaces a tool
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -78,7 +78,7 @@ type entry struct {
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg, cache: map[toolreg.AnyTool]*entry{}}
+	a := &Adapter{reg: reg, cache: map[string]*entry{}}
 	for _, o := range opts {
 		o(&a.cfg)
 	}
@@ -92,11 +92,11 @@ var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
 func (a *Adapter) entry(t toolreg.AnyTool) *entry {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if e, ok := a.cache[t]; ok {
+	if e, ok := a.cache[t.Name()]; ok {
 		return e
 	}
 	e := a.build(t)
-	a.cache[t] = e
+	a.cache[t.Name()] = e
 	return e
 }
 
@@ -169,15 +169,19 @@ func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
 }
 
 // ChatTools returns the registry's tools as Chat Completions tool params,
-// in registration order, ready for ChatCompletionNewParams.Tools.
+// in registration order, ready for ChatCompletionNewParams.Tools. The
+// params are the caller's; their Parameters maps are shared and must not
+// be modified.
 func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
 	_, es, err := a.entries()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]openai.ChatCompletionToolUnionParam, len(es))
+	fns := make([]openai.ChatCompletionFunctionToolParam, len(es)) // copies: the caller may set fields
 	for i, e := range es {
-		out[i] = e.chat
+		fns[i] = *e.chat.OfFunction
+		out[i] = openai.ChatCompletionToolUnionParam{OfFunction: &fns[i]}
 	}
 	return out, nil
 }
@@ -190,8 +194,10 @@ func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
 		return nil, err
 	}
 	out := make([]responses.ToolUnionParam, len(es))
+	fns := make([]responses.FunctionToolParam, len(es))
 	for i, e := range es {
-		out[i] = e.resp
+		fns[i] = *e.resp.OfFunction
+		out[i] = responses.ToolUnionParam{OfFunction: &fns[i]}
 	}
 	return out, nil
 }

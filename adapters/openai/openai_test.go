@@ -421,3 +421,41 @@ func TestCallChatJSON(t *testing.T) {
 		t.Error("a non-array was accepted")
 	}
 }
+
+func TestRunChatTruncated(t *testing.T) {
+	reply := strings.Replace(toolCalls("get_time", `{`), `"finish_reason":"tool_calls"`, `"finish_reason":"length"`, 1)
+	f := &fakeOpenAI{replies: []string{reply}}
+	client := newClient(t, f)
+	run, err := New(testRegistry(t)).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
+		Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
+	}, RunOptions{})
+	if !errors.Is(err, toolreg.ErrTruncated) || len(run.Messages) != 2 {
+		t.Errorf("err = %v, transcript %d", err, len(run.Messages))
+	}
+}
+
+// rawTool is a hand-written AnyTool holding a slice: not hashable.
+type rawTool struct{ schema json.RawMessage }
+
+func (r rawTool) Name() string                  { return "raw" }
+func (r rawTool) Description() string           { return "A hand-written tool." }
+func (r rawTool) InputSchema() json.RawMessage  { return r.schema }
+func (r rawTool) OutputSchema() json.RawMessage { return nil }
+func (r rawTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
+	return toolreg.Output{Text: "ok"}
+}
+
+func TestHandWrittenTool(t *testing.T) {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(rawTool{json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)})
+	a := New(reg)
+	tools, err := a.ChatTools()
+	if err != nil || len(tools) != 1 {
+		t.Fatalf("%v %v", tools, err)
+	}
+	tools[0].OfFunction.Function.Name = "changed"
+	again, _ := a.ChatTools()
+	if again[0].OfFunction.Function.Name != "raw" {
+		t.Error("a caller's change leaked into the cache")
+	}
+}

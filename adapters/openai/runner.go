@@ -57,7 +57,8 @@ func (r *ChatRun) Answer() string {
 //
 // Tool failures go back to the model as tool messages and the run goes on.
 // The run ends with an error, and the transcript so far, when the client
-// fails, ctx is done, MaxSteps model calls did not suffice (toolreg.ErrMaxSteps), or
+// fails, ctx is done, the response was cut off by a token limit
+// (toolreg.ErrTruncated), MaxSteps model calls did not suffice (toolreg.ErrMaxSteps), or
 // a tool returned toolreg.StopRun (the error matches toolreg.ErrStopRun and
 // the tool's error; the tool messages of that turn are in the transcript).
 func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, ro RunOptions) (*ChatRun, error) {
@@ -95,6 +96,10 @@ func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.
 		}
 		msg := resp.Choices[0].Message
 		run.Messages = append(run.Messages, msg.ToParam())
+		if resp.Choices[0].FinishReason == "length" {
+			// Cut off by a token limit: its tool calls may be half written.
+			return run, fmt.Errorf("openai: step %d: %w (finish_reason length)", run.Steps, toolreg.ErrTruncated)
+		}
 		if len(msg.ToolCalls) == 0 {
 			return run, nil
 		}

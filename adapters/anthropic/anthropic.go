@@ -1,0 +1,314 @@
+// Package anthropic serves a toolreg.Registry to Claude models through the
+// official SDK (github.com/anthropics/anthropic-sdk-go/v2): tool definitions
+// for the Messages API (optionally in strict mode), the dispatch of a
+// model's tool_use blocks, and an agent loop (Adapter.Run). ToolsJSON and
+// CallJSON speak the plain wire format, for other clients.
+//
+// The package imports the SDK as the registry's only link to Anthropic: it
+// converts; the registry validates and runs the calls.
+package anthropic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/dialect"
+)
+
+// Option configures an Adapter.
+type Option func(*config)
+
+type config struct {
+	strictAll   bool
+	strictTools map[string]bool
+	fallback    bool
+}
+
+// WithStrict sends every tool with "strict": true: the model's input then
+// always matches the schema. A tool whose schema strict mode cannot express
+// (a recursive type, an open map, an any field) makes Tools fail, naming
+// the tool and the field, unless WithNonStrictFallback is given. Strict mode
+// has per-request limits (MaxStrictTools and the others) that Tools checks;
+// use WithStrictTools when a registry is larger than they allow.
+func WithStrict() Option { return func(c *config) { c.strictAll = true } }
+
+// WithStrictTools sends only the named tools in strict mode.
+func WithStrictTools(names ...string) Option {
+	return func(c *config) {
+		if c.strictTools == nil {
+			c.strictTools = map[string]bool{}
+		}
+		for _, n := range names {
+			c.strictTools[n] = true
+		}
+	}
+}
+
+// WithNonStrictFallback sends a tool that strict mode cannot express
+// non-strict instead of failing. It does not relax the per-request limits.
+func WithNonStrictFallback() Option { return func(c *config) { c.fallback = true } }
+
+// Adapter speaks the Anthropic Messages API for one registry. Definitions
+// are lowered once per tool and cached; tools added to the registry later
+// are picked up. An Adapter is safe for concurrent use.
+type Adapter struct {
+	reg *toolreg.Registry
+	cfg config
+
+	mu sync.Mutex
+	// cache is keyed by name, which a registry never reuses for another
+	// tool: an AnyTool need not be comparable (a struct holding its schema
+	// as json.RawMessage is not), so it cannot be a map key.
+	cache map[string]*entry
+}
+
+// entry is one tool as Anthropic sees it, built once.
+type entry struct {
+	strict bool
+	tool   anthropic.ToolParam   // copied out by Tools, so callers may change their copy
+	strip  *dialect.NullStripper // strict tools: nulls sent for optional properties
+	counts strictCounts          // strict tools: what counts against the request limits
+	err    error
+}
+
+// New returns an Adapter for reg.
+func New(reg *toolreg.Registry, opts ...Option) *Adapter {
+	a := &Adapter{reg: reg, cache: map[string]*entry{}}
+	for _, o := range opts {
+		o(&a.cfg)
+	}
+	return a
+}
+
+// ErrNotStrict marks a tool that strict mode cannot express; the error
+// names the tool and the field.
+var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
+
+func (a *Adapter) entry(t toolreg.AnyTool) *entry {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if e, ok := a.cache[t.Name()]; ok {
+		return e
+	}
+	e := a.build(t)
+	a.cache[t.Name()] = e
+	return e
+}
+
+func (a *Adapter) build(t toolreg.AnyTool) *entry {
+	e := &entry{}
+	var schema json.RawMessage
+	if a.cfg.strictAll || a.cfg.strictTools[t.Name()] {
+		lowered, err := dialect.AnthropicStrict(t.InputSchema())
+		switch {
+		case err == nil:
+			e.strict, schema = true, lowered
+			if e.strip, err = dialect.NewNullStripper(t.InputSchema()); err != nil {
+				e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
+				return e
+			}
+			if e.counts, err = countStrict(lowered); err != nil {
+				e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
+				return e
+			}
+		case a.cfg.fallback:
+		default:
+			e.err = fmt.Errorf("%w: tool %q: %w", ErrNotStrict, t.Name(), err)
+			return e
+		}
+	}
+	if !e.strict {
+		lowered, err := dialect.Anthropic(t.InputSchema())
+		if err != nil {
+			e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
+			return e
+		}
+		schema = lowered
+	}
+	e.tool = anthropic.ToolParam{
+		Name:        t.Name(),
+		Description: anthropic.String(t.Description()),
+		// The schema goes to the wire as raw JSON, byte for byte: the
+		// properties keep their order, and the bytes are the same from
+		// request to request, which prompt caching needs. (Properties and
+		// ExtraFields would work too, but the SDK writes extra fields in
+		// map order.)
+		InputSchema: param.Override[anthropic.ToolInputSchemaParam](schema),
+	}
+	if e.strict {
+		// Non-strict tools leave the field out: some deployments (older
+		// models, Bedrock) reject it, and absent means false.
+		e.tool.Strict = anthropic.Bool(true)
+	}
+	return e
+}
+
+func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
+	tools := a.reg.Tools()
+	es := make([]*entry, len(tools))
+	var errs []error
+	for i, t := range tools {
+		es[i] = a.entry(t)
+		if es[i].err != nil {
+			errs = append(errs, es[i].err)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	if err := checkStrictLimits(tools, es); err != nil {
+		return nil, nil, err
+	}
+	return tools, es, nil
+}
+
+// Tools returns the registry's tools as Messages API tool params, in
+// registration order, ready for MessageNewParams.Tools. Each call returns
+// fresh params, so setting CacheControl on the last one (to cache the tool
+// definitions) changes only that copy.
+//
+// The input_schema of each tool is raw JSON set with param.Override; read
+// it with InputSchema.Overrides(). In strict mode Tools also checks the
+// per-request limits and fails with ErrStrictLimit, naming the tools.
+func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
+	_, es, err := a.entries()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]anthropic.ToolUnionParam, len(es))
+	for i, e := range es {
+		tool := e.tool
+		out[i] = anthropic.ToolUnionParam{OfTool: &tool}
+	}
+	return out, nil
+}
+
+// ToolsJSON is Tools as the JSON array the Messages API takes in "tools",
+// for clients other than the official SDK. The bytes are those the SDK
+// sends.
+func (a *Adapter) ToolsJSON() (json.RawMessage, error) {
+	tools, err := a.Tools()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(tools)
+}
+
+// Strict reports whether the named tool is sent in strict mode.
+func (a *Adapter) Strict(name string) bool {
+	t, ok := a.reg.Lookup(name)
+	return ok && a.entry(t).strict
+}
+
+// toolCall turns one tool_use block into a registry call: the input object
+// is the arguments, and for a strict tool the nulls sent for optional
+// properties are dropped so that the call validates against the canonical
+// schema.
+func (a *Adapter) toolCall(id, name string, input json.RawMessage) toolreg.ToolCall {
+	args := input
+	if t, ok := a.reg.Lookup(name); ok {
+		if e := a.entry(t); e.strip != nil {
+			if stripped, err := e.strip.Strip(args); err == nil {
+				args = stripped
+			}
+		}
+	}
+	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+// Calls lists the tool_use blocks of an assistant message as registry
+// calls, in order. Other blocks (text, thinking, server tools) are skipped.
+func (a *Adapter) Calls(msg anthropic.Message) []toolreg.ToolCall {
+	var calls []toolreg.ToolCall
+	for _, b := range msg.Content {
+		if b.Type == "tool_use" {
+			calls = append(calls, a.toolCall(b.ID, b.Name, b.Input))
+		}
+	}
+	return calls
+}
+
+// Call runs the tool_use blocks of an assistant message concurrently and
+// returns the user message that answers them: one tool_result block per
+// tool_use, in the same order, with is_error set on failures (unknown
+// tool, invalid input, a tool's error or panic), whose text tells the
+// model what to fix. Append it right after the assistant message; add
+// any text of your own after the results.
+//
+// A message without tool_use blocks runs nothing, and Call returns the
+// zero MessageParam.
+func (a *Adapter) Call(ctx context.Context, msg anthropic.Message) anthropic.MessageParam {
+	calls := a.Calls(msg)
+	if len(calls) == 0 {
+		return anthropic.MessageParam{}
+	}
+	return resultMessage(calls, a.reg.CallAll(ctx, calls))
+}
+
+// resultMessage is the user message holding the results of calls.
+func resultMessage(calls []toolreg.ToolCall, outs []toolreg.Output) anthropic.MessageParam {
+	blocks := make([]anthropic.ContentBlockParamUnion, len(calls))
+	for i, c := range calls {
+		r := &anthropic.ToolResultBlockParam{ToolUseID: c.ID}
+		// The API refuses an empty text block; a result without content
+		// is how it takes an empty result.
+		if outs[i].Text != "" {
+			r.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: outs[i].Text}}}
+		}
+		if outs[i].IsError {
+			r.IsError = anthropic.Bool(true)
+		}
+		blocks[i] = anthropic.ContentBlockParamUnion{OfToolResult: r}
+	}
+	return anthropic.NewUserMessage(blocks...)
+}
+
+type wireMessage struct {
+	Role    string       `json:"role"`
+	Content []wireResult `json:"content"`
+}
+
+type wireResult struct {
+	Type      string `json:"type"`
+	ToolUseID string `json:"tool_use_id"`
+	Content   string `json:"content,omitempty"`
+	IsError   bool   `json:"is_error,omitempty"`
+}
+
+// CallJSON is Call on the wire format: it takes the "content" array of an
+// assistant message and returns the JSON of the user message to append to
+// "messages", its tool_result blocks in the order of the tool_use blocks
+// and their content as a string. Without tool_use blocks it runs nothing
+// and returns nil.
+func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
+	var blocks []struct {
+		Type  string          `json:"type"`
+		ID    string          `json:"id"`
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	if err := json.Unmarshal(content, &blocks); err != nil {
+		return nil, fmt.Errorf("anthropic: content is not a JSON array of blocks: %w", err)
+	}
+	var calls []toolreg.ToolCall
+	for _, b := range blocks {
+		if b.Type == "tool_use" {
+			calls = append(calls, a.toolCall(b.ID, b.Name, b.Input))
+		}
+	}
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	outs := a.reg.CallAll(ctx, calls)
+	msg := wireMessage{Role: "user", Content: make([]wireResult, len(calls))}
+	for i, c := range calls {
+		msg.Content[i] = wireResult{Type: "tool_result", ToolUseID: c.ID, Content: outs[i].Text, IsError: outs[i].IsError}
+	}
+	return json.Marshal(msg)
+}

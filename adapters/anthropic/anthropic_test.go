@@ -1,0 +1,737 @@
+package anthropic
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/dialect"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+type weatherArgs struct {
+	City string `json:"city" jsonschema:"description=City name"`
+	Days *int   `json:"days,omitempty" jsonschema:"minimum=1,maximum=7"`
+	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit,default=celsius"`
+}
+
+type forecast struct {
+	City string `json:"city"`
+	Days int    `json:"days"`
+	Unit string `json:"unit"`
+}
+
+var errNoStation = errors.New("no weather station in Atlantis; try a real city")
+
+// received records what the weather tool was called with.
+var received = struct {
+	sync.Mutex
+	args []weatherArgs
+}{}
+
+func resetReceived() {
+	received.Lock()
+	received.args = nil
+	received.Unlock()
+}
+
+func testRegistry(t *testing.T) *toolreg.Registry {
+	t.Helper()
+	weather := toolreg.MustNew("get_weather", "Forecast for a city.", func(_ context.Context, a weatherArgs) (forecast, error) {
+		received.Lock()
+		received.args = append(received.args, a)
+		received.Unlock()
+		if a.City == "Atlantis" {
+			return forecast{}, errNoStation
+		}
+		days := 1
+		if a.Days != nil {
+			days = *a.Days
+		}
+		return forecast{City: a.City, Days: days, Unit: a.Unit}, nil
+	})
+	now := toolreg.MustNew("get_time", "The current time, for questions about time.", func(context.Context, struct{}) (string, error) {
+		return "2026-12-02T10:00:00Z", nil
+	})
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather, now)
+	return reg
+}
+
+// fakeAnthropic plays the Messages API: it records each request body and
+// answers with the next scripted reply.
+type fakeAnthropic struct {
+	mu       sync.Mutex
+	replies  []string
+	requests []map[string]any
+	raw      [][]byte
+	block    chan struct{} // when set, requests wait for it or for cancellation
+}
+
+func (f *fakeAnthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
+		http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"not found"}}`, http.StatusNotFound)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var req map[string]any
+	if err := json.Unmarshal(body, &req); err != nil {
+		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
+		return
+	}
+	if f.block != nil {
+		select {
+		case <-f.block:
+		case <-r.Context().Done():
+			return
+		}
+	}
+	f.mu.Lock()
+	f.requests = append(f.requests, req)
+	f.raw = append(f.raw, body)
+	if len(f.replies) == 0 {
+		f.mu.Unlock()
+		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"no more replies"}}`, http.StatusInternalServerError)
+		return
+	}
+	reply := f.replies[0]
+	f.replies = f.replies[1:]
+	f.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	io.WriteString(w, reply)
+}
+
+func newClient(t *testing.T, f *fakeAnthropic) anthropic.Client {
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+}
+
+// message is a Messages API response with the given content blocks.
+func message(stopReason string, blocks ...any) string {
+	b, _ := json.Marshal(map[string]any{"id": "msg_01", "type": "message", "role": "assistant",
+		"model": "claude-sonnet-4-5", "content": blocks, "stop_reason": stopReason, "stop_sequence": nil,
+		"usage": map[string]any{"input_tokens": 100, "output_tokens": 50}})
+	return string(b)
+}
+
+// toolUses is a response asking for calls, given as name/input pairs (the
+// input a JSON object); ids are toolu_1, toolu_2, ...
+func toolUses(pairs ...string) string {
+	blocks := []any{map[string]any{"type": "text", "text": "Let me check."}}
+	for i := 0; i < len(pairs); i += 2 {
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": fmt.Sprintf("toolu_%d", i/2+1),
+			"name": pairs[i], "input": json.RawMessage(pairs[i+1])})
+	}
+	return message("tool_use", blocks...)
+}
+
+func answer(text string) string {
+	return message("end_turn", map[string]any{"type": "text", "text": text})
+}
+
+func params(prompt string) anthropic.MessageNewParams {
+	return anthropic.MessageNewParams{Model: "claude-sonnet-4-5", MaxTokens: 1024,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))}}
+}
+
+// golden compares JSON with testdata/name, indented but in the order it
+// was sent: key order on the wire is part of what is checked.
+func golden(t *testing.T, name string, got json.RawMessage) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, got, "", "  "); err != nil {
+		t.Fatal(err)
+	}
+	b := buf.Bytes()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(bytes.TrimSpace(want)), string(b)); diff != "" {
+		t.Errorf("%s changed (-want +got):\n%s", path, diff)
+	}
+}
+
+// rawField is one top-level member of a JSON object, as sent.
+func rawField(t *testing.T, body []byte, key string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m[key]
+}
+
+// TestRequestTools sends the definitions through the real SDK and checks
+// the tools of the request body against golden files, and ToolsJSON
+// against the bytes the SDK sent.
+func TestRequestTools(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []Option
+	}{
+		{"tools.json", nil},
+		{"tools_strict.json", []Option{WithStrict()}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fakeAnthropic{replies: []string{answer("hi")}}
+			client := newClient(t, f)
+			a := New(testRegistry(t), tc.opts...)
+			tools, err := a.Tools()
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := params("hi")
+			p.Tools = tools
+			if _, err := client.Messages.New(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			sent := rawField(t, f.raw[0], "tools")
+			golden(t, tc.name, sent)
+			wire, err := a.ToolsJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(sent, wire) {
+				t.Errorf("ToolsJSON differs from what the SDK sends:\nsdk  %s\njson %s", sent, wire)
+			}
+		})
+	}
+}
+
+// TestToolsMatchFixture checks a strict tool against the Anthropic fixture
+// of providers.md (shared/research/fixtures/anthropic.tool.json).
+func TestToolsMatchFixture(t *testing.T) {
+	type args struct {
+		Location string `json:"location" jsonschema:"description=City name\\, e.g. Paris"`
+		Unit     string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit,description=Temperature unit"`
+		Days     *int   `json:"days,omitempty" jsonschema:"minimum=1,maximum=7,description=Forecast length in days"`
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("get_weather", "Get the weather forecast for a city.", func(context.Context, args) (string, error) { return "", nil }))
+	wire, err := New(reg, WithStrict()).ToolsJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fixture = `[{"name": "get_weather", "description": "Get the weather forecast for a city.", "strict": true,
+	 "input_schema": {
+	  "type": "object",
+	  "properties": {
+	   "location": {"type": "string", "description": "City name, e.g. Paris"},
+	   "unit": {"type": "string", "enum": ["celsius", "fahrenheit"], "description": "Temperature unit"},
+	   "days": {"type": "integer", "description": "Forecast length in days\n\n{minimum: 1, maximum: 7}"}
+	  },
+	  "required": ["location"],
+	  "additionalProperties": false}}]`
+	var want, got any
+	json.Unmarshal([]byte(fixture), &want)
+	json.Unmarshal(wire, &got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-fixture +got):\n%s", diff)
+	}
+}
+
+type node struct {
+	Name string `json:"name"`
+	Kids []node `json:"kids,omitempty"`
+}
+
+// TestToolsSchemaVerbatim checks that input_schema reaches the wire as the
+// dialect lowered it, byte for byte (property order, $defs and all), and
+// that the bytes do not change from call to call: prompt caching keys on
+// them.
+func TestToolsSchemaVerbatim(t *testing.T) {
+	type tree struct {
+		Root node   `json:"root"`
+		Zone string `json:"zone"`
+		Alt  int    `json:"alt,omitempty"`
+	}
+	tool := toolreg.MustNew("plant", "Plants a tree.", func(context.Context, tree) (string, error) { return "", nil })
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(tool)
+	want, err := dialect.Anthropic(tool.InputSchema())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(want, []byte(`"$defs"`)) {
+		t.Fatalf("the test needs a schema with $defs: %s", want)
+	}
+	a := New(reg)
+	first, err := a.ToolsJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		again, _ := a.ToolsJSON()
+		if !bytes.Equal(first, again) {
+			t.Fatalf("ToolsJSON changed between calls:\n%s\n%s", first, again)
+		}
+	}
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(first, &tools); err != nil {
+		t.Fatal(err)
+	}
+	if got := tools[0]["input_schema"]; !bytes.Equal(got, want) {
+		t.Errorf("input_schema rewritten:\ngot  %s\nwant %s", got, want)
+	}
+	s := string(first)
+	if !(strings.Index(s, `"root"`) < strings.Index(s, `"zone"`) && strings.Index(s, `"zone"`) < strings.Index(s, `"alt"`)) {
+		t.Errorf("property order lost: %s", s)
+	}
+	if _, ok := tools[0]["strict"]; ok {
+		t.Errorf("a non-strict tool carries strict: %s", s)
+	}
+}
+
+// TestToolsAreCopies: a caller marking the last tool for prompt caching
+// must not change the adapter's cached definitions.
+func TestToolsAreCopies(t *testing.T) {
+	reg := testRegistry(t)
+	a := New(reg)
+	tools, err := a.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools[1].OfTool.CacheControl = anthropic.NewCacheControlEphemeralParam()
+	tools[1].OfTool.Name = "changed"
+	again, _ := a.Tools()
+	if again[1].OfTool.Name != "get_time" || !param.IsOmitted(again[1].OfTool.CacheControl) {
+		t.Errorf("Tools returned shared params: %+v", again[1].OfTool)
+	}
+	// A tool added later is picked up.
+	reg.MustAdd(toolreg.MustNew("late", "Added after the first Tools call.", func(context.Context, struct{}) (string, error) { return "", nil }))
+	again, err = a.Tools()
+	if err != nil || len(again) != 3 || again[2].OfTool.Name != "late" {
+		t.Errorf("late tool not picked up: %v, %d tools", err, len(again))
+	}
+}
+
+// toolResult is a tool_result block as the API receives it.
+type toolResult struct {
+	ToolUseID string
+	Text      string // the text of the single text block; "" without content
+	IsError   bool
+}
+
+func toolResults(t *testing.T, msg map[string]any) []toolResult {
+	t.Helper()
+	if msg["role"] != "user" {
+		t.Fatalf("results in a %v message", msg["role"])
+	}
+	var got []toolResult
+	for _, b := range msg["content"].([]any) {
+		b := b.(map[string]any)
+		if b["type"] != "tool_result" {
+			t.Fatalf("block of type %v among the results: %v", b["type"], b)
+		}
+		r := toolResult{ToolUseID: b["tool_use_id"].(string)}
+		if c, ok := b["content"]; ok {
+			blocks := c.([]any)
+			if len(blocks) != 1 || blocks[0].(map[string]any)["type"] != "text" {
+				t.Fatalf("content is not one text block: %v", c)
+			}
+			r.Text = blocks[0].(map[string]any)["text"].(string)
+		}
+		if e, ok := b["is_error"]; ok {
+			if e != true {
+				t.Errorf("is_error sent as %v", e)
+			}
+			r.IsError = true
+		}
+		for k := range b {
+			switch k {
+			case "type", "tool_use_id", "content", "is_error":
+			default:
+				t.Errorf("tool_result has an extra key %q: %v", k, b)
+			}
+		}
+		got = append(got, r)
+	}
+	return got
+}
+
+// TestRun drives a whole run: parallel calls with success, a tool error,
+// invalid input, an unknown tool and a no-argument tool, then checks the
+// follow-up request carries one user message whose content is every
+// result, in call order, with is_error where the call failed.
+func TestRun(t *testing.T) {
+	resetReceived()
+	f := &fakeAnthropic{replies: []string{
+		toolUses(
+			"get_weather", `{"city":"Paris","days":2}`,
+			"get_weather", `{"city":"Atlantis"}`,
+			"get_weather", `{"city":"Rome","days":"two"}`,
+			"get_wether", `{"city":"Oslo"}`,
+			"get_time", `{}`,
+		),
+		answer("Paris: 2 days. The time is 10:00."),
+	}}
+	client := newClient(t, f)
+	a := New(testRegistry(t))
+	var turns, calls int
+	run, err := a.Run(context.Background(), &client.Messages, params("plan my week"), RunOptions{
+		OnTurn:     func(int, *anthropic.Message) { turns++ },
+		OnToolCall: func(int, toolreg.ToolCall, toolreg.Output) { calls++ },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Answer() != "Paris: 2 days. The time is 10:00." || run.Steps != 2 || turns != 2 || calls != 5 {
+		t.Errorf("answer %q, steps %d, turns %d, calls %d", run.Answer(), run.Steps, turns, calls)
+	}
+	if len(f.requests) != 2 {
+		t.Fatalf("%d requests", len(f.requests))
+	}
+	if tools := f.requests[0]["tools"].([]any); len(tools) != 2 {
+		t.Errorf("the run sent %d tools", len(tools))
+	}
+	msgs := f.requests[1]["messages"].([]any)
+	// user, assistant with text and 5 tool_use blocks, one user message of results.
+	if len(msgs) != 3 {
+		t.Fatalf("follow-up has %d messages:\n%v", len(msgs), msgs)
+	}
+	want := []toolResult{
+		{"toolu_1", `{"city":"Paris","days":2,"unit":"celsius"}`, false},
+		{"toolu_2", errNoStation.Error(), true},
+		{"toolu_3", "invalid arguments for tool \"get_weather\":\n- days: expected integer, got \"two\"\nFix the arguments and call the tool again.", true},
+		{"toolu_4", `there is no tool named "get_wether"; available tools: get_weather, get_time`, true},
+		{"toolu_5", "2026-12-02T10:00:00Z", false},
+	}
+	if diff := cmp.Diff(want, toolResults(t, msgs[2].(map[string]any))); diff != "" {
+		t.Errorf("tool results (-want +got):\n%s", diff)
+	}
+	asst := msgs[1].(map[string]any)
+	content := asst["content"].([]any)
+	if asst["role"] != "assistant" || len(content) != 6 {
+		t.Fatalf("assistant message not echoed back: %v", asst)
+	}
+	if in := content[1].(map[string]any)["input"]; !cmp.Equal(in, map[string]any{"city": "Paris", "days": 2.0}) {
+		t.Errorf("tool_use input echoed as %v", in)
+	}
+	if len(run.Messages) != 4 {
+		t.Errorf("transcript has %d messages, want 4 (user, assistant, results, answer)", len(run.Messages))
+	}
+}
+
+func TestRunMaxSteps(t *testing.T) {
+	f := &fakeAnthropic{replies: []string{
+		toolUses("get_time", `{}`), toolUses("get_time", `{}`), toolUses("get_time", `{}`),
+	}}
+	client := newClient(t, f)
+	run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("loop"), RunOptions{MaxSteps: 2})
+	if !errors.Is(err, toolreg.ErrMaxSteps) {
+		t.Fatalf("err = %v, want ErrMaxSteps", err)
+	}
+	// user, then (assistant, results) twice: every tool_use is answered.
+	if run.Steps != 2 || len(run.Messages) != 5 || len(f.requests) != 2 {
+		t.Errorf("steps %d, transcript %d, requests %d", run.Steps, len(run.Messages), len(f.requests))
+	}
+}
+
+func TestRunStopRun(t *testing.T) {
+	spent := errors.New("budget spent")
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("pay", "Pays.", func(context.Context, struct{}) (string, error) { return "", toolreg.StopRun(spent) }))
+	f := &fakeAnthropic{replies: []string{toolUses("pay", `{}`), answer("never sent")}}
+	client := newClient(t, f)
+	run, err := New(reg).Run(context.Background(), &client.Messages, params("pay"), RunOptions{})
+	if !errors.Is(err, toolreg.ErrStopRun) || !errors.Is(err, spent) {
+		t.Fatalf("err = %v", err)
+	}
+	if len(f.requests) != 1 || len(run.Messages) != 3 {
+		t.Fatalf("requests %d, transcript %d: the run went on after the stop", len(f.requests), len(run.Messages))
+	}
+	b, _ := json.Marshal(run.Messages[2])
+	var last map[string]any
+	json.Unmarshal(b, &last)
+	if diff := cmp.Diff([]toolResult{{"toolu_1", "budget spent", true}}, toolResults(t, last)); diff != "" {
+		t.Errorf("results of the stopping turn (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunCancellation(t *testing.T) {
+	f := &fakeAnthropic{replies: []string{answer("late")}, block: make(chan struct{})}
+	defer close(f.block)
+	client := newClient(t, f)
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := New(testRegistry(t)).Run(ctx, &client.Messages, params("hi"), RunOptions{})
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("err = %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+}
+
+// TestRunStopReasons: pause_turn is sent back unchanged and runs no tools;
+// a response cut off at max_tokens ends the run without running its calls.
+func TestRunStopReasons(t *testing.T) {
+	t.Run("pause_turn", func(t *testing.T) {
+		resetReceived()
+		paused := message("pause_turn",
+			map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": map[string]any{"query": "weather"}},
+			map[string]any{"type": "tool_use", "id": "toolu_9", "name": "get_weather", "input": map[string]any{"city": "Lima"}})
+		f := &fakeAnthropic{replies: []string{paused, answer("done")}}
+		client := newClient(t, f)
+		run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("search"), RunOptions{})
+		if err != nil || run.Answer() != "done" || run.Steps != 2 {
+			t.Fatalf("err %v, answer %q, steps %d", err, run.Answer(), run.Steps)
+		}
+		msgs := f.requests[1]["messages"].([]any)
+		last := msgs[len(msgs)-1].(map[string]any)
+		if len(msgs) != 2 || last["role"] != "assistant" || len(last["content"].([]any)) != 2 {
+			t.Errorf("paused turn not sent back as it was: %v", msgs)
+		}
+		if len(received.args) != 0 {
+			t.Errorf("a paused turn ran tools: %v", received.args)
+		}
+	})
+	for _, reason := range []string{"max_tokens", "model_context_window_exceeded"} {
+		t.Run(reason, func(t *testing.T) {
+			resetReceived()
+			cut := message(reason, map[string]any{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": map[string]any{"city": "Li"}})
+			f := &fakeAnthropic{replies: []string{cut, answer("never sent")}}
+			client := newClient(t, f)
+			run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
+			if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), reason) {
+				t.Fatalf("err = %v", err)
+			}
+			if len(f.requests) != 1 || len(run.Messages) != 2 || run.Final == nil || len(received.args) != 0 {
+				t.Errorf("requests %d, transcript %d, final %v, calls %v", len(f.requests), len(run.Messages), run.Final, received.args)
+			}
+		})
+	}
+	t.Run("refusal", func(t *testing.T) {
+		f := &fakeAnthropic{replies: []string{message("refusal", map[string]any{"type": "text", "text": "I can't help with that."})}}
+		client := newClient(t, f)
+		run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
+		if err != nil || run.Final.StopReason != anthropic.StopReasonRefusal || run.Answer() != "I can't help with that." {
+			t.Errorf("err %v, final %+v", err, run.Final)
+		}
+	})
+}
+
+// TestStrictNullsDropped: a strict-mode model may send null for an
+// optional property it leaves out; the call must still validate, and the
+// default apply.
+func TestStrictNullsDropped(t *testing.T) {
+	resetReceived()
+	f := &fakeAnthropic{replies: []string{toolUses("get_weather", `{"city":"Paris","days":null,"unit":null}`), answer("ok")}}
+	client := newClient(t, f)
+	a := New(testRegistry(t), WithStrict())
+	if !a.Strict("get_weather") || a.Strict("nope") {
+		t.Fatal("Strict is wrong")
+	}
+	if _, err := a.Run(context.Background(), &client.Messages, params("hi"), RunOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	got := toolResults(t, f.requests[1]["messages"].([]any)[2].(map[string]any))
+	if diff := cmp.Diff([]toolResult{{"toolu_1", `{"city":"Paris","days":1,"unit":"celsius"}`, false}}, got); diff != "" {
+		t.Errorf("tool result (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]weatherArgs{{City: "Paris", Unit: "celsius"}}, received.args); diff != "" {
+		t.Errorf("tool received (-want +got):\n%s", diff)
+	}
+	// Without strict mode the null is the model's mistake, reported to it.
+	out := New(testRegistry(t)).Call(context.Background(), mustMessage(t, toolUses("get_weather", `{"city":"Paris","days":null}`)))
+	if !out.OfUser.Content[0].OfToolResult.IsError.Value {
+		t.Error("a non-strict null was dropped")
+	}
+}
+
+func TestStrictRefusesOpenMaps(t *testing.T) {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("tag", "Tags.", func(context.Context, struct {
+		Labels map[string]string `json:"labels"`
+	}) (string, error) {
+		return "", nil
+	}))
+	_, err := New(reg, WithStrict()).Tools()
+	if !errors.Is(err, ErrNotStrict) || !strings.Contains(err.Error(), `"tag"`) || !strings.Contains(err.Error(), "labels") {
+		t.Errorf("err = %v", err)
+	}
+	a := New(reg, WithStrict(), WithNonStrictFallback())
+	tools, err := a.Tools()
+	if err != nil || tools[0].OfTool.Strict.Valid() || a.Strict("tag") {
+		t.Errorf("fallback: err %v, strict %v", err, tools[0].OfTool.Strict)
+	}
+}
+
+// schemaTool is a tool with a hand-written schema, for limits no Go type
+// reaches easily.
+type schemaTool struct {
+	name   string
+	schema json.RawMessage
+}
+
+func (s schemaTool) Name() string                  { return s.name }
+func (s schemaTool) Description() string           { return "A test tool." }
+func (s schemaTool) InputSchema() json.RawMessage  { return s.schema }
+func (s schemaTool) OutputSchema() json.RawMessage { return nil }
+func (s schemaTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
+	return toolreg.Output{Text: "ok"}
+}
+
+// objectSchema is a schema of n properties, each the given schema,
+// required or not.
+func objectSchema(n int, prop string, required bool) json.RawMessage {
+	var props, req []string
+	for i := range n {
+		props = append(props, fmt.Sprintf(`"p%d":%s`, i, prop))
+		req = append(req, fmt.Sprintf(`"p%d"`, i))
+	}
+	s := `{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false`
+	if required {
+		s += `,"required":[` + strings.Join(req, ",") + `]`
+	}
+	return json.RawMessage(s + "}")
+}
+
+func TestStrictLimits(t *testing.T) {
+	tools := func(n int, schema json.RawMessage) []toolreg.AnyTool {
+		var ts []toolreg.AnyTool
+		for i := range n {
+			ts = append(ts, schemaTool{fmt.Sprintf("tool_%02d", i), schema})
+		}
+		return ts
+	}
+	for _, tc := range []struct {
+		name  string
+		tools []toolreg.AnyTool
+		opts  []Option
+		want  []string // in the error; none means no error
+	}{
+		{"20 strict tools", tools(20, objectSchema(1, `{"type":"string"}`, true)), nil, nil},
+		{"21 strict tools", tools(21, objectSchema(1, `{"type":"string"}`, true)), nil,
+			[]string{"at most 20 strict tools", "21 are strict", "tool_00", "tool_20"}},
+		{"21 tools, 2 strict", tools(21, objectSchema(1, `{"type":"string"}`, true)), []Option{WithStrictTools("tool_03", "tool_07")}, nil},
+		{"24 optional", tools(3, objectSchema(8, `{"type":"string"}`, false)), nil, nil},
+		{"27 optional", tools(3, objectSchema(9, `{"type":"string"}`, false)), nil,
+			[]string{"at most 24 optional parameters", "they have 27", "tool_00 9, tool_01 9, tool_02 9"}},
+		{"nested optional count", tools(2, json.RawMessage(`{"type":"object","properties":{"a":`+string(objectSchema(12, `{"type":"string"}`, false))+`},"required":["a"],"additionalProperties":false}`)), nil,
+			nil},
+		{"nested optional over", tools(3, json.RawMessage(`{"type":"object","properties":{"a":`+string(objectSchema(8, `{"type":"string"}`, false))+`},"additionalProperties":false}`)), nil,
+			[]string{"they have 27", "tool_00 9"}},
+		{"16 unions", tools(2, objectSchema(8, `{"type":["string","null"]}`, true)), nil, nil},
+		{"18 unions", tools(2, objectSchema(9, `{"anyOf":[{"type":"string"},{"type":"integer"}]}`, true)), nil,
+			[]string{"at most 16 parameters using anyOf or type arrays", "they have 18", "tool_00 9, tool_01 9"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := toolreg.NewRegistry()
+			reg.MustAdd(tc.tools...)
+			opts := tc.opts
+			if opts == nil {
+				opts = []Option{WithStrict()}
+			}
+			tools, err := New(reg, opts...).Tools()
+			if len(tc.want) == 0 {
+				if err != nil || len(tools) != len(tc.tools) {
+					t.Fatalf("err = %v", err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrStrictLimit) {
+				t.Fatalf("err = %v, want ErrStrictLimit", err)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+			// Without strict mode the same tools are fine.
+			if _, err := New(reg).Tools(); err != nil {
+				t.Errorf("non-strict: %v", err)
+			}
+		})
+	}
+}
+
+func mustMessage(t *testing.T, s string) anthropic.Message {
+	t.Helper()
+	var m anthropic.Message
+	if err := json.Unmarshal([]byte(s), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestCall(t *testing.T) {
+	reg := testRegistry(t)
+	reg.MustAdd(toolreg.MustNew("noop", "Returns nothing.", func(context.Context, struct{}) (string, error) { return "", nil }))
+	a := New(reg)
+	msg := mustMessage(t, message("tool_use",
+		map[string]any{"type": "thinking", "thinking": "two calls", "signature": "sig"},
+		map[string]any{"type": "tool_use", "id": "toolu_a", "name": "noop", "input": map[string]any{}},
+		map[string]any{"type": "text", "text": "and"},
+		map[string]any{"type": "tool_use", "id": "toolu_b", "name": "get_weather", "input": map[string]any{"city": "Oslo"}}))
+	if diff := cmp.Diff([]toolreg.ToolCall{
+		{ID: "toolu_a", Name: "noop", Arguments: json.RawMessage(`{}`)},
+		{ID: "toolu_b", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
+	}, a.Calls(msg)); diff != "" {
+		t.Errorf("Calls (-want +got):\n%s", diff)
+	}
+	b, err := json.Marshal(a.Call(context.Background(), msg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The empty result goes without content: the API refuses empty text.
+	want := `{"content":[{"tool_use_id":"toolu_a","type":"tool_result"},{"tool_use_id":"toolu_b","content":[{"text":"{\"city\":\"Oslo\",\"days\":1,\"unit\":\"celsius\"}","type":"text"}],"type":"tool_result"}],"role":"user"}`
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if got := a.Call(context.Background(), mustMessage(t, answer("no tools"))); got.OfUser != nil || got.OfAssistant != nil {
+		t.Errorf("a message without tool_use gave %+v", got)
+	}
+}
+
+func TestCallJSON(t *testing.T) {
+	a := New(testRegistry(t))
+	// The content of shared/research/fixtures/anthropic.call.json, one more call.
+	out, err := a.CallJSON(context.Background(), json.RawMessage(`[
+		{"type": "text", "text": "Checking the forecast."},
+		{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": {"city": "Paris", "unit": "celsius"}},
+		{"type": "tool_use", "id": "toolu_02", "name": "get_weather", "input": {"city": "Atlantis"}}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"role":"user","content":[` +
+		`{"type":"tool_result","tool_use_id":"toolu_01A09q90qw90lq917835lq9","content":"{\"city\":\"Paris\",\"days\":1,\"unit\":\"celsius\"}"},` +
+		`{"type":"tool_result","tool_use_id":"toolu_02","content":"no weather station in Atlantis; try a real city","is_error":true}]}`
+	if diff := cmp.Diff(want, string(out)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, err := a.CallJSON(context.Background(), json.RawMessage(`{"content":[]}`)); err == nil {
+		t.Error("a non-array was accepted")
+	}
+	if out, err := a.CallJSON(context.Background(), json.RawMessage(`[{"type":"text","text":"done"}]`)); out != nil || err != nil {
+		t.Errorf("no tool_use: %s, %v", out, err)
+	}
+}
