@@ -182,9 +182,10 @@ func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
 		return nil, err
 	}
 	out := make([]anthropic.ToolUnionParam, len(es))
+	params := make([]anthropic.ToolParam, len(es)) // one allocation for all the copies
 	for i, e := range es {
-		tool := e.tool
-		out[i] = anthropic.ToolUnionParam{OfTool: &tool}
+		params[i] = e.tool
+		out[i] = anthropic.ToolUnionParam{OfTool: &params[i]}
 	}
 	return out, nil
 }

@@ -153,6 +153,7 @@ func (a *Adapter) Tools() ([]*genai.Tool, error) {
 		return nil, nil
 	}
 	decls := make([]*genai.FunctionDeclaration, len(tools))
+	copies := make([]genai.FunctionDeclaration, len(tools)) // one allocation for all the copies
 	var errs []error
 	for i, t := range tools {
 		e := a.entry(t)
@@ -160,8 +161,8 @@ func (a *Adapter) Tools() ([]*genai.Tool, error) {
 			errs = append(errs, e.err)
 			continue
 		}
-		decl := e.decl
-		decls[i] = &decl
+		copies[i] = e.decl
+		decls[i] = &copies[i]
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

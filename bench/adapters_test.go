@@ -1,0 +1,96 @@
+package bench
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/anthropic"
+	"github.com/toolreg/toolreg/adapters/gemini"
+	tooloai "github.com/toolreg/toolreg/adapters/openai"
+)
+
+// BenchmarkDefinitions100 builds the definitions of a 100-tool registry
+// for one request, as each adapter does on every request: from schemas
+// lowered once and cached, with no reflection. allocs/tool is the
+// amortised count per tool.
+func BenchmarkDefinitions100(b *testing.B) {
+	tools, err := declare100()
+	if err != nil {
+		b.Fatal(err)
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(tools...)
+	names := []string{"openai_ChatTools", "openai_ChatTools_strict", "openai_ResponsesTools", "anthropic_Tools", "gemini_Tools"}
+	for _, name := range names {
+		b.Run(name, func(b *testing.B) {
+			// One adapter per benchmark, warmed by the first build: the
+			// per-request cost is measured, not the first lowering.
+			build := adapterBuild(b, name, reg)
+			if n, err := build(); err != nil || n != 100 {
+				b.Fatalf("%d tools, %v", n, err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := build(); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(testing.AllocsPerRun(10, func() { build() }))/100, "allocs/tool")
+		})
+	}
+}
+
+// adapterBuild returns a build func over one long-lived adapter, so that
+// the loop measures requests and not adapter construction.
+func adapterBuild(b *testing.B, name string, reg *toolreg.Registry) func() (int, error) {
+	switch name {
+	case "openai_ChatTools":
+		a := tooloai.New(reg)
+		return func() (int, error) { t, err := a.ChatTools(); return len(t), err }
+	case "openai_ChatTools_strict":
+		a := tooloai.New(reg, tooloai.WithStrict(), tooloai.WithNonStrictFallback())
+		return func() (int, error) { t, err := a.ChatTools(); return len(t), err }
+	case "openai_ResponsesTools":
+		a := tooloai.New(reg)
+		return func() (int, error) { t, err := a.ResponsesTools(); return len(t), err }
+	case "anthropic_Tools":
+		a := anthropic.New(reg)
+		return func() (int, error) { t, err := a.Tools(); return len(t), err }
+	case "gemini_Tools":
+		a := gemini.New(reg)
+		return func() (int, error) {
+			t, err := a.Tools()
+			if err != nil {
+				return 0, err
+			}
+			return len(t[0].FunctionDeclarations), nil
+		}
+	}
+	b.Fatalf("no adapter for %s", name)
+	return nil
+}
+
+// BenchmarkOpenAIDispatch runs one tool call of an assistant message
+// through the OpenAI adapter: arguments string → registry → tool message.
+func BenchmarkOpenAIDispatch(b *testing.B) {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew(toolName, toolDesc, small.fn))
+	a := tooloai.New(reg)
+	var msg openai.ChatCompletionMessage
+	raw := fmt.Sprintf(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":%q,"arguments":%q}}]}`, toolName, small.args)
+	if err := json.Unmarshal([]byte(raw), &msg); err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	if out := a.CallChat(ctx, msg); len(out) != 1 {
+		b.Fatal("no tool message")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a.CallChat(ctx, msg)
+	}
+}
