@@ -74,3 +74,20 @@ func BenchmarkNew(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkInvokeCancellable is Invoke under a context that can end: the
+// function then runs on a goroutine of its own, so that a call returns on
+// time even from a function that ignores its context.
+func BenchmarkInvokeCancellable(b *testing.B) {
+	tool := MustNew("bench", "Benchmark tool.", benchFn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	b.ReportAllocs()
+	for b.Loop() {
+		out := tool.Invoke(ctx, benchJSON)
+		if out.IsError {
+			b.Fatal(out.Text)
+		}
+		benchSink = out.Text
+	}
+}

@@ -25,6 +25,12 @@ var (
 	ErrToolPanic = errors.New("tool panicked")
 	// ErrInvalidResult: the tool's result could not be encoded as JSON.
 	ErrInvalidResult = errors.New("invalid tool result")
+	// ErrToolFailed: the tool's function returned an error; Output.Err
+	// also wraps that error.
+	ErrToolFailed = errors.New("tool failed")
+	// ErrTimeout: the call did not finish before its deadline (the tool's
+	// WithTimeout, the registry's WithDefaultTimeout or the caller's).
+	ErrTimeout = errors.New("tool call timed out")
 	// ErrInternal: the library itself failed on a call (a bug to report);
 	// the model is told the failure is not its fault.
 	ErrInternal = errors.New("toolreg internal error")

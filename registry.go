@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // DefaultMaxConcurrency bounds how many calls of one CallAll run at once
@@ -19,9 +21,12 @@ const DefaultMaxConcurrency = 16
 // definitions (Tools) and dispatches a model's calls (Call, CallAll). A
 // Registry is safe for concurrent use; tools may be added while calls run.
 type Registry struct {
-	mu          sync.Mutex // serialises Add; readers use the snapshot
+	mu          sync.Mutex // serialises Add and Use; readers use the snapshots
 	snap        atomic.Pointer[snapshot]
+	handler     atomic.Pointer[Handler] // dispatch wrapped in the middleware
+	mws         []Middleware
 	concurrency int
+	timeout     time.Duration
 }
 
 // snapshot is an immutable view of the tools: Add replaces it, readers
@@ -40,6 +45,13 @@ func WithMaxConcurrency(n int) RegistryOption {
 	return func(r *Registry) { r.concurrency = max(n, 1) }
 }
 
+// WithDefaultTimeout bounds every call of the registry's tools to d, on
+// top of a tool's own WithTimeout (the shorter wins). A tool that ignores
+// its context still yields a timeout result on time; see WithTimeout.
+func WithDefaultTimeout(d time.Duration) RegistryOption {
+	return func(r *Registry) { r.timeout = d }
+}
+
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{concurrency: DefaultMaxConcurrency}
@@ -47,6 +59,8 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		o(r)
 	}
 	r.snap.Store(&snapshot{byName: map[string]AnyTool{}})
+	var h Handler = HandlerFunc(r.dispatch)
+	r.handler.Store(&h)
 	return r
 }
 
@@ -102,46 +116,106 @@ func (r *Registry) Tools() []AnyTool {
 // Len is the number of registered tools.
 func (r *Registry) Len() int { return len(r.snap.Load().tools) }
 
-// Call dispatches one call by name. An unknown name is an Output with
-// IsError, an Err wrapping ErrUnknownTool, and a Text listing the
-// available tools, closest first.
+// Call dispatches one call by name, through the middleware. An unknown
+// name is an Output with IsError, an Err wrapping ErrUnknownTool, and a Text
+// listing the available tools, closest first.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Output {
-	snap := r.snap.Load()
-	t, ok := snap.byName[name]
-	if !ok {
-		return unknownToolOutput(name, snap.tools)
+	return r.handle(ctx, ToolCall{Name: name, Arguments: args})
+}
+
+// handle runs one call through the middleware; a panicking middleware is
+// an Output too.
+func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = internalOutput(call.Name, p, debug.Stack())
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
 	}
-	return t.Invoke(ctx, args)
+	return (*r.handler.Load()).HandleCall(ctx, call)
+}
+
+// dispatch is the innermost Handler: lookup, the registry's timeout, the
+// tool.
+func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
+	snap := r.snap.Load()
+	t, ok := snap.byName[call.Name]
+	if !ok {
+		return unknownToolOutput(call.Name, snap.tools)
+	}
+	if r.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, r.timeout)
+		defer cancel()
+	}
+	if _, ours := t.(contextBound); ours {
+		return t.Invoke(ctx, call.Arguments)
+	}
+	// A hand-written tool may ignore its context: bound it here.
+	return boundByContext(ctx, call.Name, 0, func(ctx context.Context) Output { return t.Invoke(ctx, call.Arguments) })
 }
 
 // CallAll runs calls concurrently, at most the registry's concurrency bound
-// at once, and returns their outputs in call order. When ctx is cancelled,
-// calls not yet started return a cancellation Output at once.
+// at once, through the middleware, and returns their outputs in call
+// order. When ctx is done, calls not yet started return a cancellation
+// Output at once and running ones return theirs promptly, even from a tool
+// that ignores its context.
 func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	out := make([]Output, len(calls))
-	if len(calls) == 1 {
-		out[0] = r.Call(ctx, calls[0].Name, calls[0].Arguments)
+	if len(calls) == 1 && ctx.Done() == nil {
+		out[0] = r.handle(ctx, calls[0])
 		return out
 	}
+	type result struct {
+		i   int
+		out Output
+	}
+	results := make(chan result, len(calls)) // buffered: an abandoned call never blocks
 	sem := make(chan struct{}, r.concurrency)
-	var wg sync.WaitGroup
+	started := 0
 	for i, c := range calls {
 		select {
 		case sem <- struct{}{}:
 		case <-ctx.Done():
-			out[i] = cancelledOutput(c.Name, ctx.Err())
+			out[i] = contextOutput(c.Name, ctx.Err(), 0)
 			continue
 		}
-		wg.Add(1)
+		started++
 		go func() {
-			defer func() { <-sem; wg.Done() }()
-			out[i] = r.Call(ctx, c.Name, c.Arguments)
+			defer func() { <-sem }()
+			results <- result{i, r.handle(ctx, c)}
 		}()
 	}
-	wg.Wait()
+	done := make([]bool, len(calls))
+	for received := 0; received < started; received++ {
+		select {
+		case res := <-results:
+			out[res.i], done[res.i] = res.out, true
+		case <-ctx.Done():
+			// Keep what has already finished; calls still running are
+			// abandoned: each gets its cancellation Output now, and its
+			// late result is dropped.
+			for drained := false; !drained; {
+				select {
+				case res := <-results:
+					out[res.i], done[res.i] = res.out, true
+				default:
+					drained = true
+				}
+			}
+			for i, c := range calls {
+				if !done[i] && out[i].Err == nil && !out[i].IsError {
+					out[i] = contextOutput(c.Name, ctx.Err(), 0)
+				}
+			}
+			return out
+		}
+	}
 	return out
 }
 

@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -39,8 +40,8 @@ type AnyTool interface {
 type Tool[Args, Result any] struct {
 	name        string
 	description string
-	title       string
 	fn          func(context.Context, Args) (Result, error)
+	opts        toolOptions
 
 	input  json.RawMessage
 	output json.RawMessage
@@ -59,7 +60,40 @@ type Tool[Args, Result any] struct {
 type Option func(*toolOptions)
 
 type toolOptions struct {
-	title string
+	title    string
+	timeout  time.Duration
+	maxBytes int
+	maxDepth int
+}
+
+// Default limits on a call's arguments, changed per tool with
+// WithMaxArgumentBytes and WithMaxDepth.
+const (
+	DefaultMaxArgumentBytes = 1 << 20 // 1 MiB
+	DefaultMaxDepth         = 64      // nesting of objects and arrays
+)
+
+// WithTimeout bounds each call of the tool to d. The function's context is
+// done at d; a function that ignores it still yields a timeout result on
+// time (errors.Is ErrTimeout): its goroutine is abandoned, runs on until the
+// function returns, and its result is dropped. So prefer functions that
+// honour their context. The same holds for any deadline of the caller's
+// context or the registry's WithDefaultTimeout; a call under a deadline
+// runs the function on a goroutine of its own (about 1µs more).
+func WithTimeout(d time.Duration) Option {
+	return func(o *toolOptions) { o.timeout = d }
+}
+
+// WithMaxArgumentBytes refuses calls whose arguments are larger than n
+// bytes (DefaultMaxArgumentBytes unless set), before reading them.
+func WithMaxArgumentBytes(n int) Option {
+	return func(o *toolOptions) { o.maxBytes = n }
+}
+
+// WithMaxDepth refuses calls whose arguments nest objects and arrays deeper
+// than n levels (DefaultMaxDepth unless set).
+func WithMaxDepth(n int) Option {
+	return func(o *toolOptions) { o.maxDepth = n }
 }
 
 // WithTitle sets a human-readable title, shown by clients that have one
@@ -93,11 +127,11 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	if fn == nil {
 		return nil, fmt.Errorf("%w: tool %q has a nil function", ErrInvalidDeclaration, name)
 	}
-	var o toolOptions
+	o := toolOptions{maxBytes: DefaultMaxArgumentBytes, maxDepth: DefaultMaxDepth}
 	for _, opt := range opts {
 		opt(&o)
 	}
-	t := &Tool[Args, Result]{name: name, description: description, title: o.title, fn: fn}
+	t := &Tool[Args, Result]{name: name, description: description, fn: fn, opts: o}
 
 	at := reflect.TypeFor[Args]()
 	if at.Kind() != reflect.Struct || hasSchemaHook(at) {
@@ -159,7 +193,7 @@ func (t *Tool[A, R]) Name() string { return t.name }
 func (t *Tool[A, R]) Description() string { return t.description }
 
 // Title is the human-readable title set with WithTitle, or "".
-func (t *Tool[A, R]) Title() string { return t.title }
+func (t *Tool[A, R]) Title() string { return t.opts.title }
 
 // InputSchema is the canonical JSON Schema of Args, reflected once at
 // declaration. Callers must not modify the returned bytes.
@@ -191,12 +225,18 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 		ctx = context.Background()
 	}
 	if err := ctx.Err(); err != nil {
-		return cancelledOutput(t.name, err)
+		return contextOutput(t.name, err, 0)
+	}
+	if len(args) > t.opts.maxBytes {
+		return invalidOutput(t.name, []Problem{{Message: fmt.Sprintf("the arguments are %d bytes long; the limit is %d: send less", len(args), t.opts.maxBytes)}})
+	}
+	if tooDeep(args, t.opts.maxDepth) {
+		return invalidOutput(t.name, []Problem{{Message: fmt.Sprintf("the arguments nest objects and arrays deeper than %d levels", t.opts.maxDepth)}})
 	}
 	if t.fast != nil {
 		var a A
 		if fastDecode(t.fast, args, reflect.ValueOf(&a).Elem()) {
-			return t.run(ctx, a)
+			return t.call(ctx, a)
 		}
 	}
 	tree, err := parseArguments(args)
@@ -222,7 +262,23 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 		}
 		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
 	}
-	return t.run(ctx, a)
+	return t.call(ctx, a)
+}
+
+// call runs the function within the tool's timeout and its caller's
+// context.
+func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
+	if t.opts.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.opts.timeout)
+		defer cancel()
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		// No deadline: run on this goroutine. A cancellation still reaches
+		// the function through ctx, and CallAll returns without waiting.
+		return t.run(ctx, a)
+	}
+	return boundByContext(ctx, t.name, t.opts.timeout, func(ctx context.Context) Output { return t.run(ctx, a) })
 }
 
 func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
@@ -233,9 +289,71 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 	}()
 	res, err := t.fn(ctx, a)
 	if err != nil {
+		if cerr := ctx.Err(); cerr != nil && errors.Is(err, cerr) {
+			return contextOutput(t.name, cerr, t.opts.timeout)
+		}
 		return errorOutput(t.name, err)
 	}
 	return t.encode(res)
+}
+
+// contextBound marks the tools whose Invoke returns when its context is
+// done, whatever the function does.
+type contextBound interface{ boundByContext() }
+
+func (t *Tool[A, R]) boundByContext() {}
+
+// boundByContext runs fn and returns its Output, or a timeout or
+// cancellation Output as soon as ctx is done. fn's goroutine is then
+// abandoned: it runs on until fn returns, and its Output is dropped.
+func boundByContext(ctx context.Context, tool string, timeout time.Duration, fn func(context.Context) Output) Output {
+	done := make(chan Output, 1) // buffered: an abandoned fn never blocks
+	go func() {
+		defer func() {
+			if r := recover(); r != nil { // a hand-written Invoke may panic
+				done <- panicOutput(tool, r, debug.Stack())
+			}
+		}()
+		done <- fn(ctx)
+	}()
+	select {
+	case out := <-done:
+		return out
+	case <-ctx.Done():
+		select {
+		case out := <-done: // finished just in time
+			return out
+		default:
+			return contextOutput(tool, ctx.Err(), timeout)
+		}
+	}
+}
+
+// tooDeep reports whether JSON b nests objects and arrays deeper than max.
+// It only counts brackets outside strings: the parser refuses what is not
+// JSON.
+func tooDeep(b []byte, max int) bool {
+	depth, inString := 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '{' || c == '[':
+			if depth++; depth > max {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 // compiled returns the reference validator, compiling it on first use.
@@ -277,7 +395,7 @@ func errorOutput(tool string, err error) Output {
 	if text == "" {
 		text = fmt.Sprintf("tool %q failed without saying why", tool)
 	}
-	return Output{Text: text, IsError: true, Err: fmt.Errorf("tool %q: %w", tool, err)}
+	return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: tool %q: %w", ErrToolFailed, tool, err)}
 }
 
 func panicOutput(tool string, r any, stack []byte) Output {
@@ -297,9 +415,18 @@ func internalOutput(tool string, r any, stack []byte) Output {
 	}
 }
 
-func cancelledOutput(tool string, err error) Output {
+// contextOutput reports a call ended by its context: a timeout (of the
+// tool, the registry or the caller) or a cancellation.
+func contextOutput(tool string, err error, timeout time.Duration) Output {
+	if errors.Is(err, context.DeadlineExceeded) {
+		text := fmt.Sprintf("tool %q did not finish before its deadline; try again later, perhaps with a smaller request, or go on without it", tool)
+		if timeout > 0 {
+			text = fmt.Sprintf("tool %q did not finish within %v; try again later, perhaps with a smaller request, or go on without it", tool, timeout)
+		}
+		return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: tool %q: %w", ErrTimeout, tool, err)}
+	}
 	return Output{
-		Text:    fmt.Sprintf("the call to tool %q was cancelled before it ran (%v)", tool, err),
+		Text:    fmt.Sprintf("the call to tool %q was cancelled", tool),
 		IsError: true,
 		Err:     fmt.Errorf("tool %q: %w", tool, err),
 	}
