@@ -1,0 +1,227 @@
+// Package mcp serves a toolreg.Registry over the Model Context Protocol
+// through the official SDK (github.com/modelcontextprotocol/go-sdk/mcp): every
+// tool of the registry becomes a tool of an *mcp.Server, with its canonical
+// input schema, an output schema when its result is structured, its title
+// and the annotations given with Annotate.
+//
+// Calls go through Registry.Call, so a client gets toolreg's validation and
+// messages, not the SDK's: invalid arguments, a tool's error and a panic are
+// results with isError set, whose text tells the model what to fix; only an
+// unknown tool is a protocol error (JSON-RPC -32602, as the specification
+// asks).
+//
+// The SDK negotiates the protocol revision with each client (2026-07-28
+// with clients that speak it, 2025-11-25 and older through the initialize
+// handshake), and the server lists the same tools to all of them, so the
+// tools are shaped for the strictest revision a client may speak: an output
+// schema always has an object root (see AddTools).
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg"
+)
+
+// Adapter keeps an *mcp.Server in step with a registry. It is safe for
+// concurrent use.
+type Adapter struct {
+	srv *mcp.Server
+	reg *toolreg.Registry
+	cfg config
+
+	seen atomic.Int64 // registry tools looked at so far; a registry only grows
+
+	mu     sync.Mutex        // serialises Sync
+	served map[string]string // MCP name → registry name
+	errs   []error           // tools that could not be served, kept for every Sync
+}
+
+// AddTools adds every tool of reg to srv and keeps srv in step with reg: a
+// tool added to reg later is served from the next Sync, or at the latest
+// when a client next lists or calls tools. Registry names are served as
+// they are unless Rename says otherwise.
+//
+// Each tool becomes an MCP tool with:
+//   - name, title (a tool with a Title method, as toolreg.WithTitle gives)
+//     and description;
+//   - inputSchema: the tool's InputSchema, sent as the very bytes toolreg
+//     reflected (property order kept, nothing re-inferred);
+//   - outputSchema, when the result is structured. MCP before 2026-07-28
+//     requires an object root, and this server lists one set of tools to
+//     clients of every revision, so a schema whose root is not exactly
+//     {"type":"object"} (a slice, a scalar, a pointer or map that may be
+//     null, any) is wrapped as an object with one required property,
+//     "result", and each structuredContent as {"result": value}; the text
+//     block keeps the unwrapped JSON the model reads. A schema that cannot be
+//     wrapped faithfully (a $ref outside #/$defs, an $id or an anchor) is
+//     left out, and that tool's results are text only;
+//   - annotations, from Annotate.
+//
+// srv gets a receiving middleware that catches up with the registry before
+// it answers initialize, server/discover, tools/list and tools/call. The
+// SDK lists tools sorted by name, and replaces a tool it already serves
+// under the same name.
+//
+// AddTools is all or nothing: if a tool cannot be served (a schema whose
+// root is not an object, two tools with one MCP name) or an option is
+// invalid, it returns the error and leaves srv untouched.
+func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter, error) {
+	if srv == nil || reg == nil {
+		return nil, errors.New("mcp: AddTools needs a server and a registry")
+	}
+	a := &Adapter{srv: srv, reg: reg, served: map[string]string{}}
+	for _, o := range opts {
+		o(&a.cfg)
+	}
+	if err := a.cfg.check(); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	tools := reg.Tools()
+	entries, errs := a.prepare(tools)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	a.commit(entries, len(tools))
+	srv.AddReceivingMiddleware(a.catchUp)
+	return a, nil
+}
+
+// Sync serves the tools added to the registry since the last Sync. Call it
+// after adding tools to push notifications/tools/list_changed to connected
+// clients at once; without it the server catches up when a client next
+// lists or calls tools. The error joins every tool that could not be served
+// since AddTools (the others are served); nil when all are.
+func (a *Adapter) Sync() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	tools := a.reg.Tools()
+	if n := int(a.seen.Load()); n < len(tools) {
+		entries, errs := a.prepare(tools[n:])
+		a.errs = append(a.errs, errs...)
+		a.commit(entries, len(tools))
+	}
+	return errors.Join(a.errs...)
+}
+
+// catchUp is the receiving middleware that keeps the server in step with a
+// registry that grew without a Sync. The check is one atomic load.
+func (a *Adapter) catchUp(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		switch method {
+		case "initialize", "server/discover", "tools/list", "tools/call":
+			if int(a.seen.Load()) < a.reg.Len() {
+				a.Sync() // the errors stay in a.errs for the next explicit Sync
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// entry is one registry tool as the server will serve it.
+type entry struct {
+	name    string // in the registry
+	tool    *mcp.Tool
+	handler mcp.ToolHandler
+}
+
+// prepare builds the entries of tools, not yet served; a.mu is held.
+func (a *Adapter) prepare(tools []toolreg.AnyTool) ([]entry, []error) {
+	var entries []entry
+	var errs []error
+	batch := map[string]string{}
+	for _, t := range tools {
+		name := a.cfg.mcpName(t.Name())
+		if prev, dup := a.served[name]; dup {
+			errs = append(errs, fmt.Errorf("mcp: %w: tools %q and %q would both be served as %q", toolreg.ErrDuplicateTool, prev, t.Name(), name))
+			continue
+		}
+		if prev, dup := batch[name]; dup {
+			errs = append(errs, fmt.Errorf("mcp: %w: tools %q and %q would both be served as %q", toolreg.ErrDuplicateTool, prev, t.Name(), name))
+			continue
+		}
+		e, err := a.build(name, t)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		batch[name] = t.Name()
+		entries = append(entries, e)
+	}
+	return entries, errs
+}
+
+// commit serves entries and records that the registry's first n tools have
+// been looked at; a.mu is held.
+func (a *Adapter) commit(entries []entry, n int) {
+	for _, e := range entries {
+		a.served[e.tool.Name] = e.name
+		a.srv.AddTool(e.tool, e.handler)
+	}
+	a.seen.Store(int64(n))
+}
+
+func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
+	if err := objectRoot(t.InputSchema()); err != nil {
+		return entry{}, fmt.Errorf("mcp: tool %q: input schema: %w", t.Name(), err)
+	}
+	tool := &mcp.Tool{
+		Name:        name,
+		Description: t.Description(),
+		InputSchema: json.RawMessage(t.InputSchema()),
+		Annotations: a.cfg.annotations(t.Name()),
+	}
+	if titled, ok := t.(interface{ Title() string }); ok {
+		tool.Title = titled.Title()
+	}
+	shape := outputShape(t.OutputSchema())
+	if shape.schema != nil {
+		tool.OutputSchema = shape.schema // only when set: a nil RawMessage in an interface marshals as null
+	}
+	return entry{name: t.Name(), tool: tool, handler: a.handler(t.Name(), name, shape)}, nil
+}
+
+// handler dispatches one MCP call to the registry and converts the Output.
+func (a *Adapter) handler(name, mcpName string, shape output) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args json.RawMessage
+		if req != nil && req.Params != nil {
+			args = req.Params.Arguments
+		}
+		if _, ok := a.reg.Lookup(name); !ok {
+			// Not reachable while registries only grow; should one ever
+			// drop a tool, the client gets what the SDK answers for any
+			// unknown tool.
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", mcpName)}
+		}
+		out := a.reg.Call(ctx, name, args)
+		if a.cfg.onCall != nil {
+			a.cfg.onCall(ctx, toolreg.ToolCall{Name: name, Arguments: args}, out)
+		}
+		return shape.result(out), nil
+	}
+}
+
+// objectRoot checks what the SDK requires of an input schema (it panics
+// otherwise): a JSON object with "type": "object".
+func objectRoot(schema json.RawMessage) error {
+	var root struct {
+		Type any `json:"type"`
+	}
+	if err := json.Unmarshal(schema, &root); err != nil {
+		return fmt.Errorf("not a JSON object: %w", err)
+	}
+	if root.Type != "object" {
+		return fmt.Errorf(`the root must have "type": "object" (MCP requires it), not %v`, root.Type)
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg"
+)
+
+// wrapKey is the property that holds a result whose schema root is not an
+// object; FastMCP (Python) wraps the same way, under the same name.
+const wrapKey = "result"
+
+// output is how one tool's results reach MCP clients.
+type output struct {
+	schema json.RawMessage // the outputSchema to advertise; nil for text-only results
+	wrap   bool            // structuredContent is {"result": value}
+}
+
+// outputShape decides the outputSchema of a tool from its OutputSchema:
+// as it is when the root is exactly {"type":"object"}, wrapped when not
+// (revisions before 2026-07-28 require an object root, and the server lists
+// one set of tools to clients of every revision), left out when the tool has
+// none or when wrapping could change its meaning.
+func outputShape(schema json.RawMessage) output {
+	if len(bytes.TrimSpace(schema)) == 0 {
+		return output{}
+	}
+	var root map[string]json.RawMessage
+	if json.Unmarshal(schema, &root) == nil {
+		var typ any
+		json.Unmarshal(root["type"], &typ)
+		if typ == "object" {
+			return output{schema: schema}
+		}
+	} else {
+		var b bool
+		if json.Unmarshal(schema, &b) != nil {
+			return output{} // neither an object nor a boolean: not a schema
+		}
+		root = nil // true or false: the whole schema moves under "result"
+	}
+	var tree any
+	if json.Unmarshal(schema, &tree) != nil || !relocatable(tree) {
+		return output{}
+	}
+
+	// The inner schema keeps every keyword but $defs, which moves to the
+	// root so that its "#/$defs/..." references still resolve.
+	var inner []byte
+	var defs json.RawMessage
+	if root == nil {
+		inner = bytes.TrimSpace(schema)
+	} else {
+		defs = root["$defs"]
+		inner = rewriteWithout(schema, "$defs")
+	}
+	var b bytes.Buffer
+	b.WriteString(`{"type":"object","properties":{"` + wrapKey + `":`)
+	b.Write(inner)
+	b.WriteString(`},"required":["` + wrapKey + `"],"additionalProperties":false`)
+	if defs != nil {
+		b.WriteString(`,"$defs":`)
+		b.Write(defs)
+	}
+	b.WriteString("}")
+	return output{schema: b.Bytes(), wrap: true}
+}
+
+// relocatable reports whether a schema means the same one level down: its
+// references all point into #/$defs (which moves with it) and it declares
+// no base URI or anchor that a reference could resolve against.
+func relocatable(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, sub := range v {
+			if s, ok := sub.(string); ok {
+				switch k {
+				case "$ref", "$dynamicRef":
+					if !strings.HasPrefix(s, "#/$defs/") {
+						return false
+					}
+				case "$id", "$anchor", "$dynamicAnchor":
+					return false
+				}
+			}
+			if !relocatable(sub) {
+				return false
+			}
+		}
+	case []any:
+		for _, sub := range v {
+			if !relocatable(sub) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// rewriteWithout returns schema without the key drop, keeping the order of
+// the other keys as they appear in schema (encoding/json would sort them).
+func rewriteWithout(schema json.RawMessage, drop string) []byte {
+	dec := json.NewDecoder(bytes.NewReader(schema))
+	dec.Token() // {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		key, _ := tok.(string)
+		var val json.RawMessage
+		if dec.Decode(&val) != nil {
+			break
+		}
+		if key == drop {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		k, _ := json.Marshal(key)
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(val)
+	}
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// result converts one Output: its text as a text block (for a structured
+// result, the JSON the model reads), structuredContent when the tool
+// advertises an output schema, and isError for every failure.
+func (o output) result(out toolreg.Output) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{
+		Content: []mcp.Content{&mcp.TextContent{Text: out.Text}},
+		IsError: out.IsError,
+	}
+	if out.IsError || o.schema == nil || out.Structured == nil {
+		return res
+	}
+	if o.wrap {
+		res.StructuredContent = json.RawMessage(`{"` + wrapKey + `":` + string(out.Structured) + `}`)
+	} else {
+		res.StructuredContent = out.Structured
+	}
+	return res
+}

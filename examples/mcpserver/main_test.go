@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// call makes one call and returns its text and isError.
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return res.Content[0].(*mcp.TextContent).Text, res.IsError
+}
+
+// exercise lists the tools and calls each, through any transport.
+func exercise(t *testing.T, cs *mcp.ClientSession) {
+	t.Helper()
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tool := range list.Tools {
+		names = append(names, tool.Name)
+	}
+	if diff := cmp.Diff([]string{"calculate", "convert_units", "list_units", "text.stats"}, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		tool    string
+		args    map[string]any
+		text    string
+		isError bool
+	}{
+		{"calculate", map[string]any{"operation": "multiply", "a": 6, "b": 7}, `{"expression":"6 * 7","value":42}`, false},
+		{"calculate", map[string]any{"operation": "power", "a": -8, "b": 0.5}, "-8 ^ 0.5 has no finite result (too large, or a fractional power of a negative number)", true},
+		{"convert_units", map[string]any{"value": 451, "from": "F", "to": "C", "precision": 1}, "451 F = 232.8 C", false},
+		{"convert_units", map[string]any{"value": 0, "from": "K", "to": "F"}, "0 K = -459.6700 F", false},
+		{"convert_units", map[string]any{"value": 3, "from": "lb", "to": "ft"}, "cannot convert lb (mass) to ft (length); pick two units of the same kind: length m, km, cm, mi, ft, in; mass kg, g, lb, oz; temperature K, C, F", true},
+		{"convert_units", map[string]any{"value": 3, "from": "lb", "to": "kg", "precision": 20}, "invalid arguments for tool \"convert_units\":\n- precision: 20 is greater than the maximum 10\nFix the arguments and call the tool again.", true},
+		{"list_units", map[string]any{"kind": "temperature"}, `[{"symbol":"K","name":"kelvin","kind":"temperature"},{"symbol":"C","name":"degree Celsius","kind":"temperature"},{"symbol":"F","name":"degree Fahrenheit","kind":"temperature"}]`, false},
+		{"text.stats", map[string]any{"text": "One. Two, two! Three three three?", "top": 1}, `{"characters":33,"words":6,"lines":1,"sentences":3,"reading_seconds":2,"top_words":[{"word":"three","count":3}]}`, false},
+	} {
+		text, isError := call(t, cs, tc.tool, tc.args)
+		if text != tc.text || isError != tc.isError {
+			t.Errorf("%s %v = %q (isError %v), want %q (isError %v)", tc.tool, tc.args, text, isError, tc.text, tc.isError)
+		}
+	}
+}
+
+func TestInMemory(t *testing.T) {
+	server, err := newServer(quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	exercise(t, cs)
+}
+
+// TestStreamableHTTP serves the -http handler and connects over HTTP, in
+// both revisions a client may speak.
+func TestStreamableHTTP(t *testing.T) {
+	server, err := newServer(quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(handler(server))
+	defer hs.Close()
+	for _, v := range []string{"2026-07-28", "2025-11-25"} {
+		t.Run(v, func(t *testing.T) {
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
+				&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			exercise(t, cs)
+		})
+	}
+}
+
+// TestNodeClient runs the independent client of testdata/node (the official
+// TypeScript SDK and Ajv) against the built server over stdio. It needs
+// node and the packages of its lockfile (npm ci in testdata/node); it skips
+// without them, unless TOOLREG_REQUIRE_NODE is set, as .ci/run does.
+func TestNodeClient(t *testing.T) {
+	dir := filepath.Join("testdata", "node")
+	missing := func(why string) {
+		t.Helper()
+		msg := why + "; to run this test, install Node.js 20 or later and run: cd examples/mcpserver/testdata/node && npm ci"
+		if os.Getenv("TOOLREG_REQUIRE_NODE") != "" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node is not installed")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
+		missing("the node packages are not installed")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("go is not on PATH to build the server")
+	}
+	bin := filepath.Join(t.TempDir(), "mcpserver")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(node, "check.mjs", bin)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("node check.mjs: %v\n%s", err, out)
+	}
+	t.Log(strings.TrimSpace(string(out)))
+}

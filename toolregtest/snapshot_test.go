@@ -1,0 +1,293 @@
+package toolregtest
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolreg/toolreg"
+)
+
+// setUpdate sets the -update flag for the rest of the test.
+func setUpdate(t *testing.T, v bool) {
+	old := *Update
+	*Update = v
+	t.Cleanup(func() { *Update = old })
+}
+
+// WeatherArgsV2 is WeatherArgs after a change a reviewer must see: a new
+// required field.
+type WeatherArgsV2 struct {
+	WeatherArgs
+	Country string `json:"country" jsonschema:"description=ISO country code of the city"`
+}
+
+func getWeatherV2() *toolreg.Tool[WeatherArgsV2, Forecast] {
+	return toolreg.MustNew("get_weather", getWeather().Description(),
+		func(ctx context.Context, a WeatherArgsV2) (Forecast, error) { return Forecast{}, nil })
+}
+
+func TestSnapshotCatchesStaleGolden(t *testing.T) {
+	golden := filepath.Join(t.TempDir(), "tools.golden")
+	setUpdate(t, true)
+	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather(), getTime()), golden) }); f.Failed() {
+		t.Fatalf("writing the golden file: %s", f.text())
+	}
+	setUpdate(t, false)
+	before, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather(), getTime()), golden) }); f.Failed() {
+		t.Fatalf("the same registry does not match its own golden file:\n%s", f.text())
+	}
+
+	for _, tc := range []struct {
+		name string
+		reg  *toolreg.Registry
+		want []string // lines of the diff: "+" or "-", then text the line holds
+	}{
+		{"field added", registry(getWeatherV2(), getTime()), []string{`+"country": {`, `+"description": "ISO country code of the city"`, `-"city"`, `+"country"`}},
+		{"description changed", registry(getWeather(), toolreg.MustNew("get_time", "The current time in UTC, for questions about the time of day.",
+			func(ctx context.Context, _ struct{}) (string, error) { return "", nil })), []string{`-"description": "The current time, for`, `+"description": "The current time in UTC`}},
+		{"tool removed", registry(getWeather()), []string{"-# Tool definitions as each provider receives them: 2 tools", "+# Tool definitions as each provider receives them: 1 tools", "-=== get_time"}},
+		{"order changed", registry(getTime(), getWeather()), []string{"-=== get_weather", "+=== get_time"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := failures(t, func(tb testing.TB) { Snapshot(tb, tc.reg, golden) })
+			if len(f.errors) != 1 {
+				t.Fatalf("got %d failures, want 1:\n%s", len(f.errors), f.text())
+			}
+			msg := f.errors[0]
+			for _, w := range []string{"differ from " + golden + " (-golden +current)", "-update"} {
+				if !strings.Contains(msg, w) {
+					t.Errorf("the failure does not say %q:\n%s", w, msg)
+				}
+			}
+			for _, w := range tc.want {
+				if !diffHas(msg, w[:1], w[1:]) {
+					t.Errorf("the diff has no line %q:\n%s", w, msg)
+				}
+			}
+			after, _ := os.ReadFile(golden)
+			if string(after) != string(before) {
+				t.Error("a failed comparison changed the golden file")
+			}
+		})
+	}
+}
+
+// diffHas reports whether a cmp.Diff of two strings has a line marked sign
+// ("+" or "-") that holds text. go-cmp varies the spaces of its output
+// (U+00A0 or U+0020) so that nobody depends on them.
+func diffHas(diff, sign, text string) bool {
+	for _, line := range strings.Split(diff, "\n") {
+		line = strings.TrimLeft(line, " \u00a0")
+		if strings.HasPrefix(line, sign) && strings.Contains(line, text) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestSnapshotMissingGolden(t *testing.T) {
+	golden := filepath.Join(t.TempDir(), "missing.golden")
+	f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getTime()), golden) })
+	if len(f.errors) != 1 || !strings.Contains(f.errors[0], "does not exist") || !strings.Contains(f.errors[0], "-update") {
+		t.Errorf("want one failure saying the file is missing and how to create it, got:\n%s", f.text())
+	}
+	if _, err := os.Stat(golden); err == nil {
+		t.Error("a comparison without -update created the golden file")
+	}
+}
+
+func TestSnapshotUpdate(t *testing.T) {
+	golden := filepath.Join(t.TempDir(), "nested", "dir", "tools.golden")
+	setUpdate(t, true)
+
+	// Creates the file and its directories.
+	f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather()), golden) })
+	if f.Failed() || len(f.logs) != 1 || !strings.Contains(f.logs[0], "wrote "+golden) {
+		t.Fatalf("creating: failures %q, logs %q", f.errors, f.logs)
+	}
+	// Rewrites a stale file.
+	f = failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeatherV2()), golden) })
+	if f.Failed() || len(f.logs) != 1 {
+		t.Fatalf("rewriting: failures %q, logs %q", f.errors, f.logs)
+	}
+	got, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != render(registry(getWeatherV2())) {
+		t.Error("-update did not write the current definitions")
+	}
+	// Leaves an up-to-date file alone.
+	f = failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeatherV2()), golden) })
+	if f.Failed() || len(f.logs) != 0 {
+		t.Errorf("up to date: failures %q, logs %q", f.errors, f.logs)
+	}
+
+	setUpdate(t, false)
+	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeatherV2()), golden) }); f.Failed() {
+		t.Errorf("the rewritten file does not match:\n%s", f.text())
+	}
+}
+
+func TestSnapshotCRLF(t *testing.T) {
+	golden := filepath.Join(t.TempDir(), "tools.golden")
+	text := render(registry(getWeather()))
+	if err := os.WriteFile(golden, []byte(strings.ReplaceAll(text, "\n", "\r\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather()), golden) }); f.Failed() {
+		t.Errorf("a golden file checked out with CRLF line ends does not match:\n%s", f.text())
+	}
+}
+
+func TestUpdateFlag(t *testing.T) {
+	f := flag.Lookup("update")
+	if f == nil {
+		t.Fatal("toolregtest did not register -update")
+	}
+	if f.DefValue != "false" {
+		t.Errorf("-update defaults to %s", f.DefValue)
+	}
+	t.Cleanup(func() { f.Value.Set("false") })
+	if err := flag.Set("update", "true"); err != nil {
+		t.Fatal(err)
+	}
+	if !*Update || !updating() {
+		t.Error("-update=true does not set toolregtest.Update")
+	}
+	if registerUpdate() == Update {
+		t.Error("registering -update again returned the registered flag")
+	}
+}
+
+// LabelArgs has a map, which neither strict mode nor Gemini's Schema form
+// can express.
+type LabelArgs struct {
+	Labels map[string]string `json:"labels" jsonschema:"description=Labels to set by name"`
+}
+
+func setLabels() *toolreg.Tool[LabelArgs, string] {
+	return toolreg.MustNew("set_labels", "Sets labels on the current document; use it when the user asks to tag or label it.",
+		func(ctx context.Context, a LabelArgs) (string, error) { return "ok", nil })
+}
+
+func TestSnapshotRecordsRefusals(t *testing.T) {
+	text := render(registry(getWeather(), setLabels()))
+	_, labels, _ := strings.Cut(text, "=== set_labels\n")
+	for _, want := range []string{
+		"\n--- openai chat strict\nrefused: tool cannot be sent in strict mode: tool \"set_labels\": schema at labels: OpenAI strict mode cannot express an open map",
+		"\n--- anthropic strict\nrefused: tool cannot be sent in strict mode: tool \"set_labels\": schema at labels:",
+		"\n--- gemini legacy\nrefused: tool schema cannot be expressed for Gemini: tool \"set_labels\": schema at labels:",
+	} {
+		if !strings.Contains(labels, want) {
+			t.Errorf("the snapshot does not record the refusal %q:\n%s", want, labels)
+		}
+	}
+	if got := strings.Count(labels, "refused: "); got != 3 {
+		t.Errorf("set_labels: %d refusals, want 3", got)
+	}
+	if strings.Contains(text, "=== request") {
+		t.Error("refusals of single tools are also recorded as refusals of the request")
+	}
+
+	// A refusal is part of the snapshot, not a failure.
+	golden := filepath.Join(t.TempDir(), "tools.golden")
+	if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather(), setLabels()), golden) }); f.Failed() {
+		t.Errorf("a dialect's refusal failed the snapshot:\n%s", f.text())
+	}
+}
+
+func TestSnapshotRecordsRequestRefusal(t *testing.T) {
+	tools := func(n int) *toolreg.Registry {
+		r := toolreg.NewRegistry()
+		for i := range n {
+			r.MustAdd(toolreg.MustNew(fmt.Sprintf("tool_%d", i), fmt.Sprintf("Tool number %d of the request-limit test.", i),
+				func(ctx context.Context, _ struct{}) (string, error) { return "", nil }))
+		}
+		return r
+	}
+	if text := render(tools(20)); strings.Contains(text, "=== request") {
+		t.Errorf("20 tools: a request section:\n%s", text[strings.Index(text, "=== request"):])
+	}
+	// With a tool strict mode refuses alone, the others still make a request.
+	reg := tools(21)
+	reg.MustAdd(setLabels())
+	text := render(reg)
+	_, request, ok := strings.Cut(text, "\n=== request\n")
+	if !ok {
+		t.Fatal("21 tools: no request section")
+	}
+	want := "\n--- anthropic strict\nrefused: strict tools exceed a per-request limit: at most 20 strict tools, and 21 are strict"
+	if !strings.HasPrefix(request, want) || strings.Count(request, "--- ") != 1 || strings.Contains(request, "set_labels") {
+		t.Errorf("21 tools: request section\n%s\nwant only\n%s...", request, want)
+	}
+}
+
+func TestSnapshotDialects(t *testing.T) {
+	text := render(registry(getWeather(), getTime()))
+	if !strings.HasPrefix(text, "# Tool definitions as each provider receives them: 2 tools; dialects: canonical, openai chat, openai chat strict, openai responses, anthropic, anthropic strict, gemini, gemini legacy.\n") {
+		t.Errorf("header:\n%s", text[:strings.Index(text, "\n\n")])
+	}
+	// Where each dialect keeps the tool's name.
+	nameOf := map[string]func(*object) string{
+		"canonical":          func(o *object) string { return o.string("name") },
+		"openai chat":        func(o *object) string { return o.object("function").string("name") },
+		"openai chat strict": func(o *object) string { return o.object("function").string("name") },
+		"openai responses":   func(o *object) string { return o.string("name") },
+		"anthropic":          func(o *object) string { return o.string("name") },
+		"anthropic strict":   func(o *object) string { return o.string("name") },
+		"gemini":             func(o *object) string { return o.string("name") },
+		"gemini legacy":      func(o *object) string { return o.string("name") },
+	}
+	if len(nameOf) != len(dialects) {
+		t.Fatalf("the test knows %d dialects, the package %d", len(nameOf), len(dialects))
+	}
+	sections := strings.Split(text, "\n=== ")[1:]
+	if len(sections) != 2 {
+		t.Fatalf("%d tool sections, want 2", len(sections))
+	}
+	for i, tool := range []string{"get_weather", "get_time"} {
+		parts := strings.Split(sections[i], "\n--- ")
+		if parts[0] != tool+"\n" {
+			t.Errorf("section %d is %q, want %s", i, parts[0], tool)
+		}
+		if len(parts)-1 != len(dialects) {
+			t.Fatalf("%s: %d dialects, want %d", tool, len(parts)-1, len(dialects))
+		}
+		for j, d := range dialects {
+			head, body, _ := strings.Cut(parts[j+1], "\n")
+			if head != d.name {
+				t.Errorf("%s: dialect %d is %q, want %q", tool, j, head, d.name)
+				continue
+			}
+			o, err := parseObject([]byte(body))
+			if err != nil {
+				t.Errorf("%s, %s: not a JSON object (%v):\n%s", tool, d.name, err, body)
+				continue
+			}
+			if got := nameOf[d.name](o); got != tool {
+				t.Errorf("%s, %s: the definition names %q", tool, d.name, got)
+			}
+		}
+	}
+	// Strings read as written: no \u003c for "<".
+	if !strings.Contains(text, "weather <today> & later") || strings.Contains(text, `\u003c`) {
+		t.Error("the snapshot escapes <, > or & in strings")
+	}
+	if got := render(toolreg.NewRegistry()); !strings.HasPrefix(got, "# Tool definitions as each provider receives them: 0 tools;") || strings.Contains(got, "===") {
+		t.Errorf("empty registry:\n%s", got)
+	}
+}
