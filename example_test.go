@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
+	"time"
 
 	"github.com/toolreg/toolreg"
 )
@@ -118,4 +120,55 @@ func ExampleRegistry_CallAll() {
 	// Fix the arguments and call the tool again.
 	// error=true there is no tool named "get_wheather"; available tools: get_weather
 	// true true
+}
+
+// Middleware sees every call and its Output, on every path (Call, CallAll,
+// the adapters, MCP): here, a metrics hook counting calls and failures per
+// tool. toolreg.Logging is a ready-made one for log/slog.
+func ExampleRegistry_Use() {
+	type counts struct{ calls, failures int }
+	var mu sync.Mutex
+	metrics := map[string]*counts{}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather)
+	reg.Use(func(next toolreg.Handler) toolreg.Handler {
+		return toolreg.HandlerFunc(func(ctx context.Context, call toolreg.ToolCall) toolreg.Output {
+			out := next.HandleCall(ctx, call)
+			mu.Lock()
+			defer mu.Unlock()
+			c := metrics[call.Name]
+			if c == nil {
+				c = &counts{}
+				metrics[call.Name] = c
+			}
+			c.calls++
+			if out.IsError {
+				c.failures++
+			}
+			return out
+		})
+	})
+	reg.CallAll(context.Background(), []toolreg.ToolCall{
+		{ID: "1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
+		{ID: "2", Name: "get_weather", Arguments: json.RawMessage(`{}`)},
+	})
+	fmt.Printf("%+v\n", *metrics["get_weather"])
+	// Output:
+	// {calls:2 failures:1}
+}
+
+// A tool that may hang gets a timeout: the caller has a result on time even
+// if the function ignores its context.
+func ExampleWithTimeout() {
+	slow := toolreg.MustNew("slow_search", "Searches the archive. Slow; use only when asked.",
+		func(ctx context.Context, _ struct{}) (string, error) {
+			time.Sleep(time.Second) // ignores ctx
+			return "found", nil
+		}, toolreg.WithTimeout(20*time.Millisecond))
+	out := slow.Invoke(context.Background(), nil)
+	fmt.Println(out.Text)
+	fmt.Println(errors.Is(out.Err, toolreg.ErrTimeout))
+	// Output:
+	// tool "slow_search" did not finish within 20ms; try again later, perhaps with a smaller request, or go on without it
+	// true
 }

@@ -8,10 +8,12 @@
 //
 // With OPENAI_API_KEY set it sends the prompt given on the command line to
 // that endpoint (OPENAI_BASE_URL and OPENAI_MODEL select another server or
-// model, e.g. a local Ollama or vLLM).
+// model, e.g. a local Ollama or vLLM). With -provider anthropic it uses
+// ANTHROPIC_API_KEY (and ANTHROPIC_MODEL) with the Anthropic runner.
 //
 //	go run ./examples/agent
 //	OPENAI_API_KEY=... go run ./examples/agent "Is it warmer in Oslo or Lima?"
+//	ANTHROPIC_API_KEY=... go run ./examples/agent -provider anthropic "Is it warmer in Oslo or Lima?"
 package main
 
 import (
@@ -35,8 +37,19 @@ func main() {
 		flag.PrintDefaults()
 	}
 	maxSteps := flag.Int("max-steps", 8, "maximum number of model calls")
+	provider := flag.String("provider", "openai", "openai (offline without OPENAI_API_KEY) or anthropic (needs ANTHROPIC_API_KEY)")
 	flag.Parse()
-	if err := run(context.Background(), os.Stdout, os.Getenv, strings.Join(flag.Args(), " "), *maxSteps); err != nil {
+	prompt := strings.Join(flag.Args(), " ")
+	var err error
+	switch *provider {
+	case "openai":
+		err = run(context.Background(), os.Stdout, os.Getenv, prompt, *maxSteps)
+	case "anthropic":
+		err = runAnthropic(context.Background(), os.Stdout, os.Getenv, prompt, *maxSteps)
+	default:
+		err = fmt.Errorf("unknown -provider %q: use openai or anthropic", *provider)
+	}
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "agent:", err)
 		os.Exit(1)
 	}
@@ -89,13 +102,7 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 				fmt.Fprintf(w, "[step %d] assistant calls %s %s\n", step, tc.Function.Name, tc.Function.Arguments)
 			}
 		},
-		OnToolCall: func(step int, call toolreg.ToolCall, out toolreg.Output) {
-			status := "result"
-			if out.IsError {
-				status = "error"
-			}
-			fmt.Fprintf(w, "[step %d]   %s %s: %s\n", step, call.Name, status, indent(out.Text))
-		},
+		OnToolCall: func(step int, call toolreg.ToolCall, out toolreg.Output) { printCall(w, step, call, out) },
 	})
 	if err != nil {
 		var apiErr *openai.Error
@@ -107,6 +114,15 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	fmt.Fprintf(w, "assistant: %s\n", result.Answer())
 	fmt.Fprintf(w, "(%d model calls)\n", result.Steps)
 	return nil
+}
+
+// printCall is the transcript line of one tool call and its output.
+func printCall(w io.Writer, step int, call toolreg.ToolCall, out toolreg.Output) {
+	status := "result"
+	if out.IsError {
+		status = "error"
+	}
+	fmt.Fprintf(w, "[step %d]   %s %s: %s\n", step, call.Name, status, indent(out.Text))
 }
 
 func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n           ") }

@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
@@ -49,5 +52,32 @@ func TestMaxStepsReported(t *testing.T) {
 	err := run(context.Background(), &out, func(string) string { return "" }, "", 2)
 	if err == nil || !strings.Contains(err.Error(), "maximum number of steps") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A key that is set but an endpoint that fails gives a clear error.
+func TestEndpointFailureIsClear(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`)
+	}))
+	defer srv.Close()
+	env := map[string]string{
+		"OPENAI_API_KEY": "bad", "OPENAI_BASE_URL": srv.URL + "/v1/",
+		"ANTHROPIC_API_KEY": "bad", "ANTHROPIC_BASE_URL": srv.URL,
+	}
+	getenv := func(k string) string { return env[k] }
+	var out bytes.Buffer
+	err := run(context.Background(), &out, getenv, "hi", 3)
+	if err == nil || !strings.Contains(err.Error(), "the model endpoint failed (HTTP 401)") {
+		t.Errorf("openai: %v", err)
+	}
+	err = runAnthropic(context.Background(), &out, getenv, "hi", 3)
+	if err == nil || !strings.Contains(err.Error(), "the Anthropic endpoint failed (HTTP 401)") {
+		t.Errorf("anthropic: %v", err)
+	}
+	if err := runAnthropic(context.Background(), &out, func(string) string { return "" }, "hi", 3); err == nil || !strings.Contains(err.Error(), "needs ANTHROPIC_API_KEY") {
+		t.Errorf("anthropic without a key: %v", err)
 	}
 }
