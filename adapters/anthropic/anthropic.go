@@ -13,22 +13,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
 // Option configures an Adapter.
-type Option func(*config)
-
-type config struct {
-	strictAll   bool
-	strictTools map[string]bool
-	fallback    bool
-}
+type Option func(*adapt.Strictness)
 
 // WithStrict sends every tool with "strict": true: the model's input then
 // always matches the schema. A tool whose schema strict mode cannot express
@@ -36,36 +30,22 @@ type config struct {
 // the tool and the field, unless WithNonStrictFallback is given. Strict mode
 // has per-request limits (MaxStrictTools and the others) that Tools checks;
 // use WithStrictTools when a registry is larger than they allow.
-func WithStrict() Option { return func(c *config) { c.strictAll = true } }
+func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
 
 // WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option {
-	return func(c *config) {
-		if c.strictTools == nil {
-			c.strictTools = map[string]bool{}
-		}
-		for _, n := range names {
-			c.strictTools[n] = true
-		}
-	}
-}
+func WithStrictTools(names ...string) Option { return func(s *adapt.Strictness) { s.Add(names...) } }
 
 // WithNonStrictFallback sends a tool that strict mode cannot express
 // non-strict instead of failing. It does not relax the per-request limits.
-func WithNonStrictFallback() Option { return func(c *config) { c.fallback = true } }
+func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallback = true } }
 
 // Adapter speaks the Anthropic Messages API for one registry. Definitions
 // are lowered once per tool and cached; tools added to the registry later
 // are picked up. An Adapter is safe for concurrent use.
 type Adapter struct {
-	reg *toolreg.Registry
-	cfg config
-
-	mu sync.Mutex
-	// cache is keyed by name, which a registry never reuses for another
-	// tool: an AnyTool need not be comparable (a struct holding its schema
-	// as json.RawMessage is not), so it cannot be a map key.
-	cache map[string]*entry
+	reg    *toolreg.Registry
+	strict adapt.Strictness
+	cache  adapt.Cache[*entry]
 }
 
 // entry is one tool as Anthropic sees it, built once.
@@ -79,9 +59,9 @@ type entry struct {
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg, cache: map[string]*entry{}}
+	a := &Adapter{reg: reg}
 	for _, o := range opts {
-		o(&a.cfg)
+		o(&a.strict)
 	}
 	return a
 }
@@ -90,36 +70,20 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 // names the tool and the field.
 var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
 
-func (a *Adapter) entry(t toolreg.AnyTool) *entry {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if e, ok := a.cache[t.Name()]; ok {
-		return e
-	}
-	e := a.build(t)
-	a.cache[t.Name()] = e
-	return e
-}
+func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
 
 func (a *Adapter) build(t toolreg.AnyTool) *entry {
 	e := &entry{}
+	st, err := a.strict.Lower(t, dialect.AnthropicStrict, ErrNotStrict)
+	if err != nil {
+		e.err = err
+		return e
+	}
 	var schema json.RawMessage
-	if a.cfg.strictAll || a.cfg.strictTools[t.Name()] {
-		lowered, err := dialect.AnthropicStrict(t.InputSchema())
-		switch {
-		case err == nil:
-			e.strict, schema = true, lowered
-			if e.strip, err = dialect.NewNullStripper(t.InputSchema()); err != nil {
-				e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-				return e
-			}
-			if e.counts, err = countStrict(lowered); err != nil {
-				e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-				return e
-			}
-		case a.cfg.fallback:
-		default:
-			e.err = fmt.Errorf("%w: tool %q: %w", ErrNotStrict, t.Name(), err)
+	if st.Schema != nil {
+		e.strict, e.strip, schema = true, st.Strip, st.Schema
+		if e.counts, err = countStrict(schema); err != nil {
+			e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
 			return e
 		}
 	}

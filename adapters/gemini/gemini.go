@@ -20,9 +20,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 	"github.com/toolreg/toolreg/internal/dialect"
 	"google.golang.org/genai"
 )
@@ -60,11 +60,9 @@ var ErrUnsupportedSchema = errors.New("tool schema cannot be expressed for Gemin
 // tool and cached; tools added to the registry later are picked up. An
 // Adapter is safe for concurrent use.
 type Adapter struct {
-	reg *toolreg.Registry
-	cfg config
-
-	mu    sync.Mutex
-	cache map[string]*entry // by tool name: a registry never replaces a tool
+	reg   *toolreg.Registry
+	cfg   config
+	cache adapt.Cache[*entry]
 }
 
 // entry is one tool as Gemini sees it, built once.
@@ -76,23 +74,14 @@ type entry struct {
 // New returns an Adapter for reg. By default the parameters are declared
 // as parametersJsonSchema (see WithLegacySchema).
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg, cache: map[string]*entry{}}
+	a := &Adapter{reg: reg}
 	for _, o := range opts {
 		o(&a.cfg)
 	}
 	return a
 }
 
-func (a *Adapter) entry(t toolreg.AnyTool) *entry {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if e, ok := a.cache[t.Name()]; ok {
-		return e
-	}
-	e := a.build(t)
-	a.cache[t.Name()] = e
-	return e
-}
+func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
 
 func (a *Adapter) build(t toolreg.AnyTool) *entry {
 	e := &entry{decl: genai.FunctionDeclaration{Name: t.Name(), Description: t.Description()}}
