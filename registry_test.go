@@ -172,7 +172,7 @@ func TestRegistryCallAllRunsConcurrentlyWithinBound(t *testing.T) {
 				break
 			}
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 		running.Add(-1)
 		return "done", nil
 	}))
@@ -185,8 +185,10 @@ func TestRegistryCallAllRunsConcurrentlyWithinBound(t *testing.T) {
 			t.Fatalf("call failed: %s", o.Text)
 		}
 	}
-	if p := peak.Load(); p != bound {
-		t.Errorf("peak concurrency = %d, want %d", p, bound)
+	// Never above the bound; above 1, so the calls did overlap. (Exactly
+	// the bound would depend on the scheduler of a loaded machine.)
+	if p := peak.Load(); p > bound || p < 2 {
+		t.Errorf("peak concurrency = %d, want 2..%d", p, bound)
 	}
 }
 
