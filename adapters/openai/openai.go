@@ -263,11 +263,15 @@ func (a *Adapter) CallResponses(ctx context.Context, output []responses.Response
 	outs := a.reg.CallAll(ctx, calls)
 	items := make([]responses.ResponseInputItemUnionParam, len(calls))
 	for i, c := range calls {
-		item := responses.ResponseInputItemParamOfFunctionCallOutput(outs[i].Text)
-		item.OfFunctionCallOutput.CallID = openai.String(c.ID)
-		items[i] = item
+		items[i] = functionCallOutput(c.ID, outs[i].Text)
 	}
 	return items
+}
+
+func functionCallOutput(callID, text string) responses.ResponseInputItemUnionParam {
+	item := responses.ResponseInputItemParamOfFunctionCallOutput(text)
+	item.OfFunctionCallOutput.CallID = openai.String(callID)
+	return item
 }
 
 type wireToolMessage struct {

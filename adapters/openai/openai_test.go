@@ -459,3 +459,54 @@ func TestHandWrittenTool(t *testing.T) {
 		t.Error("a caller's change leaked into the cache")
 	}
 }
+
+// TestRunResponses: parallel function calls answered with
+// function_call_output items in call order, on the previous response.
+func TestRunResponses(t *testing.T) {
+	f := &fakeOpenAI{replies: []string{
+		`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"completed","output":[
+			{"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Oslo\",\"days\":2}","status":"completed"},
+			{"type":"function_call","id":"fc_2","call_id":"call_b","name":"get_weather","arguments":"{\"city\":\"Atlantis\"}","status":"completed"}]}`,
+		`{"id":"resp_2","object":"response","created_at":2,"model":"m","status":"completed","output":[
+			{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Oslo: 2 days.","annotations":[]}]}]}`,
+	}}
+	client := newClient(t, f)
+	var responsesSeen, calls int
+	run, err := New(testRegistry(t)).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
+		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("weather?")},
+	}, RunOptions{
+		OnResponse: func(int, *responses.Response) { responsesSeen++ },
+		OnToolCall: func(int, toolreg.ToolCall, toolreg.Output) { calls++ },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Answer() != "Oslo: 2 days." || run.Steps != 2 || responsesSeen != 2 || calls != 2 {
+		t.Errorf("answer %q, steps %d, responses %d, calls %d", run.Answer(), run.Steps, responsesSeen, calls)
+	}
+	second := f.requests[1]
+	if second["previous_response_id"] != "resp_1" {
+		t.Errorf("previous_response_id = %v", second["previous_response_id"])
+	}
+	if len(second["tools"].([]any)) != 2 {
+		t.Errorf("tools not sent again: %v", second["tools"])
+	}
+	want := []any{
+		map[string]any{"type": "function_call_output", "call_id": "call_a", "output": `{"city":"Oslo","days":2,"unit":"celsius"}`},
+		map[string]any{"type": "function_call_output", "call_id": "call_b", "output": errNoStation.Error()},
+	}
+	if diff := cmp.Diff(want, second["input"]); diff != "" {
+		t.Errorf("input (-want +got):\n%s", diff)
+	}
+}
+
+func TestRunResponsesIncomplete(t *testing.T) {
+	f := &fakeOpenAI{replies: []string{`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`}}
+	client := newClient(t, f)
+	_, err := New(testRegistry(t)).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
+		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")},
+	}, RunOptions{})
+	if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), "max_output_tokens") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
 )
 
@@ -20,8 +21,10 @@ type ChatClient interface {
 type RunOptions struct {
 	// MaxSteps bounds the model calls of a run; 0 means DefaultMaxSteps.
 	MaxSteps int
-	// OnTurn, if set, sees each model response as it arrives.
+	// OnTurn, if set, sees each response of RunChat as it arrives.
 	OnTurn func(step int, resp *openai.ChatCompletion)
+	// OnResponse, if set, sees each response of RunResponses.
+	OnResponse func(step int, resp *responses.Response)
 	// OnToolCall, if set, sees each tool call with its output, in call
 	// order, after all calls of the turn have run.
 	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
@@ -118,5 +121,99 @@ func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.
 		if len(stop) > 0 {
 			return run, errors.Join(stop...)
 		}
+	}
+}
+
+// ResponsesClient is the part of the SDK a Responses run needs:
+// &client.Responses satisfies it.
+type ResponsesClient interface {
+	New(ctx context.Context, body responses.ResponseNewParams, opts ...option.RequestOption) (*responses.Response, error)
+}
+
+// ResponsesRun is what a Responses run produced, also when it ends with an
+// error.
+type ResponsesRun struct {
+	// Responses are the model's responses in order; each turn after the
+	// first continues the previous one (previous_response_id) with the
+	// function_call_output items of its calls.
+	Responses []*responses.Response
+	// Inputs are the function_call_output items sent after each response
+	// that asked for tools, in the same order.
+	Inputs [][]responses.ResponseInputItemUnionParam
+	// Final is the last response.
+	Final *responses.Response
+	// Steps counts the model calls.
+	Steps int
+}
+
+// Answer is the text of the final response, "" if there is none.
+func (r *ResponsesRun) Answer() string {
+	if r.Final == nil {
+		return ""
+	}
+	return r.Final.OutputText()
+}
+
+// RunResponses is RunChat on the Responses API: the conversation state
+// stays on the server, and each turn sends the function_call_output items
+// of the previous response's calls with previous_response_id (so the
+// request must not set store to false). The semantics are RunChat's; a
+// response left incomplete by a token limit ends the run with
+// toolreg.ErrTruncated. ro.OnResponse sees each response.
+func (a *Adapter) RunResponses(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, ro RunOptions) (*ResponsesRun, error) {
+	max := ro.MaxSteps
+	if max <= 0 {
+		max = DefaultMaxSteps
+	}
+	if len(params.Tools) == 0 {
+		tools, err := a.ResponsesTools()
+		if err != nil {
+			return nil, err
+		}
+		params.Tools = tools
+	}
+	run := &ResponsesRun{}
+	for {
+		if err := ctx.Err(); err != nil {
+			return run, err
+		}
+		if run.Steps == max {
+			return run, fmt.Errorf("%w (%d): the model still asks for tools", toolreg.ErrMaxSteps, max)
+		}
+		run.Steps++
+		resp, err := client.New(ctx, params)
+		if err != nil {
+			return run, fmt.Errorf("openai: step %d: %w", run.Steps, err)
+		}
+		run.Final = resp
+		run.Responses = append(run.Responses, resp)
+		if ro.OnResponse != nil {
+			ro.OnResponse(run.Steps, resp)
+		}
+		if resp.Status == "incomplete" {
+			return run, fmt.Errorf("openai: step %d: %w (%s)", run.Steps, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
+		}
+		calls := a.ResponsesCalls(resp.Output)
+		if len(calls) == 0 {
+			return run, nil
+		}
+		outs := a.reg.CallAll(ctx, calls)
+		items := make([]responses.ResponseInputItemUnionParam, len(calls))
+		var stop []error
+		for i, c := range calls {
+			items[i] = functionCallOutput(c.ID, outs[i].Text)
+			if ro.OnToolCall != nil {
+				ro.OnToolCall(run.Steps, c, outs[i])
+			}
+			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
+				stop = append(stop, outs[i].Err)
+			}
+		}
+		run.Inputs = append(run.Inputs, items)
+		if len(stop) > 0 {
+			return run, errors.Join(stop...)
+		}
+		params.PreviousResponseID = openai.String(resp.ID)
+		params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
 	}
 }
