@@ -1,7 +1,7 @@
 // Package openai serves a toolreg.Registry to OpenAI models through the
 // official SDK (github.com/openai/openai-go/v3): tool definitions for Chat
 // Completions and Responses (optionally in strict mode), the dispatch of a
-// model's tool calls, and an agent loop (RunChat). The *JSON functions speak
+// model's tool calls, and agent loops (RunChat, RunResponses). The *JSON functions speak
 // the plain wire format, for other clients and OpenAI-compatible servers
 // (Ollama, vLLM, llama.cpp).
 //
