@@ -1,9 +1,9 @@
 // Package openai serves a toolreg.Registry to OpenAI models through the
 // official SDK (github.com/openai/openai-go/v3): tool definitions for Chat
 // Completions and Responses (optionally in strict mode), the dispatch of a
-// model's tool calls, and agent loops (RunChat, RunResponses). The *JSON functions speak
-// the plain wire format, for other clients and OpenAI-compatible servers
-// (Ollama, vLLM, llama.cpp).
+// model's tool calls, and agent loops (RunChat, RunResponses). The *JSON
+// functions speak the plain wire format, for other clients and
+// OpenAI-compatible servers (Ollama, vLLM, llama.cpp).
 //
 // The package imports the SDK as the registry's only link to OpenAI: it
 // converts; the registry validates and runs the calls.
