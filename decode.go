@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
 )
 
 // parseArguments reads a call's arguments into a JSON value (numbers kept
@@ -144,8 +146,95 @@ func decodeValidated(plan *node, args []byte, tree any, v reflect.Value) error {
 			return applyDefaults(plan, v, tree)
 		}
 		v.SetZero()
+		if ints, ok := integerForms(plan, trimmed); ok {
+			if err := json.Unmarshal(ints, v.Addr().Interface()); err == nil {
+				return applyDefaults(plan, v, tree)
+			}
+			v.SetZero()
+		}
 	}
 	return decode(plan, v, tree, "")
+}
+
+// integerForms rewrites the numbers at integer positions that are written
+// as 5.0 or 1e2 into 5 and 100 and leaves every other byte as it is, so that
+// encoding/json can decode what the schema accepted, json.RawMessage bytes
+// included. ok is false when there was nothing to rewrite.
+func integerForms(plan *node, args []byte) (out []byte, ok bool) {
+	dec := jsontext.NewDecoder(bytes.NewReader(args), jsontext.AllowDuplicateNames(true), jsontext.AllowInvalidUTF8(true))
+	type splice struct {
+		start, end int64
+		with       string
+	}
+	var splices []splice
+	var walk func(n *node) error
+	walk = func(n *node) error {
+		for n != nil && n.kind == kPtr {
+			n = n.elem
+		}
+		kind := dec.PeekKind()
+		switch {
+		case n == nil || kind == 'n':
+		case (n.kind == kStruct || n.kind == kMap) && kind == '{':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			for dec.PeekKind() != '}' {
+				tok, err := dec.ReadToken()
+				if err != nil {
+					return err
+				}
+				child := n.elem
+				if n.kind == kStruct {
+					child = nil
+					if f := fieldOf(n, tok.String()); f != nil {
+						child = f.plan
+					}
+				}
+				if err := walk(child); err != nil {
+					return err
+				}
+			}
+			_, err := dec.ReadToken()
+			return err
+		case (n.kind == kSlice || n.kind == kArray) && kind == '[':
+			if _, err := dec.ReadToken(); err != nil {
+				return err
+			}
+			for dec.PeekKind() != ']' {
+				if err := walk(n.elem); err != nil {
+					return err
+				}
+			}
+			_, err := dec.ReadToken()
+			return err
+		case (n.kind == kInt || n.kind == kUint) && kind == '0':
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return err
+			}
+			if bytes.ContainsAny(raw, ".eE") {
+				if r, ok := wholeNumber(json.Number(raw)); ok {
+					end := dec.InputOffset()
+					splices = append(splices, splice{end - int64(len(raw)), end, r.Num().String()})
+				}
+			}
+			return nil
+		}
+		return dec.SkipValue()
+	}
+	if err := walk(plan); err != nil || len(splices) == 0 {
+		return nil, false
+	}
+	var b bytes.Buffer
+	last := int64(0)
+	for _, sp := range splices {
+		b.Write(args[last:sp.start])
+		b.WriteString(sp.with)
+		last = sp.end
+	}
+	b.Write(args[last:])
+	return b.Bytes(), true
 }
 
 // applyDefaults fills in the defaults of the members x leaves out, at any
