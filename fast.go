@@ -327,7 +327,13 @@ func fastDecode(f *fnode, args []byte, v reflect.Value) bool {
 		trimmed = []byte("{}")
 	}
 	st := fastPool.Get().(*fastState)
-	defer fastPool.Put(st)
+	defer func() {
+		// Drop the reference to the arguments before pooling: a pooled
+		// decoder must not keep a 1 MiB call alive.
+		st.buf = bytes.Buffer{}
+		st.dec.Reset(&st.buf)
+		fastPool.Put(st)
+	}()
 	st.buf = *bytes.NewBuffer(trimmed)
 	st.dec.Reset(&st.buf)
 	if err := f.decode(&st.dec, v); err != nil {
