@@ -27,6 +27,8 @@ type Registry struct {
 	mws         []Middleware
 	concurrency int
 	timeout     time.Duration
+	onAdd       map[int]func([]AnyTool) // OnAdd listeners, by id
+	nextID      int
 }
 
 // snapshot is an immutable view of the tools: Add replaces it, readers
@@ -68,6 +70,20 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 // (in the registry or twice in tools) is an error, and then nothing is
 // added. Errors wrap ErrInvalidName or ErrDuplicateTool.
 func (r *Registry) Add(tools ...AnyTool) error {
+	listeners, err := r.add(tools)
+	if err != nil {
+		return err
+	}
+	added := append([]AnyTool(nil), tools...)
+	for _, fn := range listeners {
+		fn(added)
+	}
+	return nil
+}
+
+// add stores tools and returns the OnAdd listeners to call, outside the
+// lock.
+func (r *Registry) add(tools []AnyTool) ([]func([]AnyTool), error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.snap.Load()
@@ -77,21 +93,46 @@ func (r *Registry) Add(tools ...AnyTool) error {
 	}
 	for i, t := range tools {
 		if t == nil {
-			return fmt.Errorf("%w: tool %d of %d is nil", ErrInvalidDeclaration, i+1, len(tools))
+			return nil, fmt.Errorf("%w: tool %d of %d is nil", ErrInvalidDeclaration, i+1, len(tools))
 		}
 		name := t.Name()
 		if err := ValidName(name); err != nil {
-			return err
+			return nil, err
 		}
 		if _, dup := byName[name]; dup {
-			return fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
+			return nil, fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
 		}
 		byName[name] = t
 	}
 	all := make([]AnyTool, 0, len(old.tools)+len(tools))
 	all = append(append(all, old.tools...), tools...)
 	r.snap.Store(&snapshot{tools: all, byName: byName})
-	return nil
+	listeners := make([]func([]AnyTool), 0, len(r.onAdd))
+	for _, fn := range r.onAdd {
+		listeners = append(listeners, fn)
+	}
+	return listeners, nil
+}
+
+// OnAdd calls fn after every successful Add with the tools it added, on
+// the goroutine that called Add and outside the registry's lock (fn may use
+// the registry). Use it to keep a view of the registry in step: the MCP
+// adapter tells connected clients of new tools with it. The returned func
+// removes fn.
+func (r *Registry) OnAdd(fn func(added []AnyTool)) (remove func()) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.onAdd == nil {
+		r.onAdd = map[int]func([]AnyTool){}
+	}
+	id := r.nextID
+	r.nextID++
+	r.onAdd[id] = fn
+	return func() {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		delete(r.onAdd, id)
+	}
 }
 
 // MustAdd is Add for set-up code: it panics if Add fails.

@@ -247,3 +247,22 @@ func TestRegistryConcurrentAddAndCall(t *testing.T) {
 		t.Errorf("Len = %d, want 21", r.Len())
 	}
 }
+
+func TestRegistryOnAdd(t *testing.T) {
+	r := NewRegistry()
+	var got [][]string
+	remove := r.OnAdd(func(added []AnyTool) {
+		got = append(got, names(added))
+		r.Tools() // the registry is usable from a listener
+	})
+	r.MustAdd(echoTool("a"), echoTool("b"))
+	if err := r.Add(echoTool("a")); err == nil {
+		t.Fatal("duplicate accepted")
+	}
+	r.MustAdd(echoTool("c"))
+	remove()
+	r.MustAdd(echoTool("d"))
+	if diff := cmp.Diff([][]string{{"a", "b"}, {"c"}}, got); diff != "" {
+		t.Errorf("listener saw (-want +got):\n%s", diff)
+	}
+}

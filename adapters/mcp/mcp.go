@@ -65,8 +65,10 @@ type Adapter struct {
 //     left out, and that tool's results are text only;
 //   - annotations, from Annotate.
 //
-// srv gets a receiving middleware that catches up with the registry before
-// it answers initialize, server/discover, tools/list and tools/call. The
+// Tools added to the registry later are served as they are added (through
+// Registry.OnAdd), and srv gets a receiving middleware that also catches up
+// with the registry before it answers initialize, server/discover,
+// tools/list and tools/call. The
 // SDK lists tools sorted by name, and replaces a tool it already serves
 // under the same name.
 //
@@ -93,13 +95,16 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 	}
 	a.commit(entries, len(tools))
 	srv.AddReceivingMiddleware(a.catchUp)
+	// Tools added later are served at once, and clients told with
+	// notifications/tools/list_changed. (Sync's error is kept for the next
+	// explicit Sync.)
+	reg.OnAdd(func([]toolreg.AnyTool) { a.Sync() })
 	return a, nil
 }
 
-// Sync serves the tools added to the registry since the last Sync. Call it
-// after adding tools to push notifications/tools/list_changed to connected
-// clients at once; without it the server catches up when a client next
-// lists or calls tools. The error joins every tool that could not be served
+// Sync serves the tools added to the registry since the last Sync. Adding
+// tools to the registry calls it already; call it to learn whether every
+// tool could be served: the error joins every tool that could not be served
 // since AddTools (the others are served); nil when all are.
 func (a *Adapter) Sync() error {
 	a.mu.Lock()
