@@ -2,13 +2,13 @@ package anthropic
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 )
 
 // MessagesClient is the part of the SDK a run needs: &client.Messages
@@ -29,7 +29,7 @@ type RunOptions struct {
 }
 
 // DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = 10
+const DefaultMaxSteps = adapt.DefaultMaxSteps
 
 // Run is what a run produced, also when it ends with an error.
 type Run struct {
@@ -85,10 +85,6 @@ func (r *Run) Answer() string {
 // matches toolreg.ErrStopRun and the tool's error; the results of that
 // turn are in the transcript).
 func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, ro RunOptions) (*Run, error) {
-	max := ro.MaxSteps
-	if max <= 0 {
-		max = DefaultMaxSteps
-	}
 	if len(params.Tools) == 0 {
 		tools, err := a.Tools()
 		if err != nil {
@@ -97,50 +93,33 @@ func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthrop
 		params.Tools = tools
 	}
 	run := &Run{Messages: append([]anthropic.MessageParam(nil), params.Messages...)}
-	for {
-		if err := ctx.Err(); err != nil {
-			return run, err
-		}
-		if run.Steps == max {
-			return run, fmt.Errorf("%w (%d): the model has not finished", toolreg.ErrMaxSteps, max)
-		}
-		run.Steps++
+	turn := func(ctx context.Context, step int) ([]toolreg.ToolCall, bool, error) {
 		params.Messages = run.Messages
 		msg, err := client.New(ctx, params)
 		if err != nil {
-			return run, fmt.Errorf("anthropic: step %d: %w", run.Steps, err)
+			return nil, true, fmt.Errorf("anthropic: step %d: %w", step, err)
 		}
 		run.Final = msg
 		if ro.OnTurn != nil {
-			ro.OnTurn(run.Steps, msg)
+			ro.OnTurn(step, msg)
 		}
 		run.Messages = append(run.Messages, msg.ToParam())
 		switch msg.StopReason {
 		case anthropic.StopReasonToolUse:
 		case anthropic.StopReasonPauseTurn:
-			continue
+			return nil, false, nil // sent back as it is: the model goes on
 		case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
-			return run, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", run.Steps, toolreg.ErrTruncated, msg.StopReason)
+			return nil, true, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", step, toolreg.ErrTruncated, msg.StopReason)
 		default:
-			return run, nil
+			return nil, true, nil
 		}
 		calls := a.Calls(*msg)
-		if len(calls) == 0 {
-			return run, nil
-		}
-		outs := a.reg.CallAll(ctx, calls)
-		run.Messages = append(run.Messages, resultMessage(calls, outs))
-		var stop []error
-		for i, c := range calls {
-			if ro.OnToolCall != nil {
-				ro.OnToolCall(run.Steps, c, outs[i])
-			}
-			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
-				stop = append(stop, outs[i].Err)
-			}
-		}
-		if len(stop) > 0 {
-			return run, errors.Join(stop...)
-		}
+		return calls, len(calls) == 0, nil
 	}
+	answer := func(calls []toolreg.ToolCall, outs []toolreg.Output) {
+		run.Messages = append(run.Messages, resultMessage(calls, outs))
+	}
+	var err error
+	run.Steps, err = adapt.Loop{Registry: a.reg, MaxSteps: ro.MaxSteps, OnToolCall: ro.OnToolCall}.Run(ctx, turn, answer)
+	return run, err
 }

@@ -2,13 +2,13 @@ package openai
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 )
 
 // ChatClient is the part of the SDK a chat run needs:
@@ -31,7 +31,7 @@ type RunOptions struct {
 }
 
 // DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = 10
+const DefaultMaxSteps = adapt.DefaultMaxSteps
 
 // ChatRun is what a run produced, also when it ends with an error.
 type ChatRun struct {
@@ -65,10 +65,6 @@ func (r *ChatRun) Answer() string {
 // a tool returned toolreg.StopRun (the error matches toolreg.ErrStopRun and
 // the tool's error; the tool messages of that turn are in the transcript).
 func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, ro RunOptions) (*ChatRun, error) {
-	max := ro.MaxSteps
-	if max <= 0 {
-		max = DefaultMaxSteps
-	}
 	if len(params.Tools) == 0 {
 		tools, err := a.ChatTools()
 		if err != nil {
@@ -77,51 +73,41 @@ func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.
 		params.Tools = tools
 	}
 	run := &ChatRun{Messages: append([]openai.ChatCompletionMessageParamUnion(nil), params.Messages...)}
-	for {
-		if err := ctx.Err(); err != nil {
-			return run, err
-		}
-		if run.Steps == max {
-			return run, fmt.Errorf("%w (%d): the model still asks for tools", toolreg.ErrMaxSteps, max)
-		}
-		run.Steps++
+	turn := func(ctx context.Context, step int) ([]toolreg.ToolCall, bool, error) {
 		params.Messages = run.Messages
 		resp, err := client.New(ctx, params)
 		if err != nil {
-			return run, fmt.Errorf("openai: step %d: %w", run.Steps, err)
+			return nil, true, fmt.Errorf("openai: step %d: %w", step, err)
 		}
 		run.Final = resp
 		if ro.OnTurn != nil {
-			ro.OnTurn(run.Steps, resp)
+			ro.OnTurn(step, resp)
 		}
 		if len(resp.Choices) == 0 {
-			return run, fmt.Errorf("openai: step %d: the response has no choices", run.Steps)
+			return nil, true, fmt.Errorf("openai: step %d: the response has no choices", step)
 		}
 		msg := resp.Choices[0].Message
 		run.Messages = append(run.Messages, msg.ToParam())
 		if resp.Choices[0].FinishReason == "length" {
 			// Cut off by a token limit: its tool calls may be half written.
-			return run, fmt.Errorf("openai: step %d: %w (finish_reason length)", run.Steps, toolreg.ErrTruncated)
-		}
-		if len(msg.ToolCalls) == 0 {
-			return run, nil
+			return nil, true, fmt.Errorf("openai: step %d: %w (finish_reason length)", step, toolreg.ErrTruncated)
 		}
 		calls := a.ChatCalls(msg)
-		outs := a.reg.CallAll(ctx, calls)
-		var stop []error
+		return calls, len(calls) == 0, nil
+	}
+	answer := func(calls []toolreg.ToolCall, outs []toolreg.Output) {
 		for i, c := range calls {
 			run.Messages = append(run.Messages, openai.ToolMessage(outs[i].Text, c.ID))
-			if ro.OnToolCall != nil {
-				ro.OnToolCall(run.Steps, c, outs[i])
-			}
-			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
-				stop = append(stop, outs[i].Err)
-			}
-		}
-		if len(stop) > 0 {
-			return run, errors.Join(stop...)
 		}
 	}
+	var err error
+	run.Steps, err = ro.loop(a.reg).Run(ctx, turn, answer)
+	return run, err
+}
+
+// loop is the shared skeleton of a run, bounded and observed as ro says.
+func (ro RunOptions) loop(reg *toolreg.Registry) adapt.Loop {
+	return adapt.Loop{Registry: reg, MaxSteps: ro.MaxSteps, OnToolCall: ro.OnToolCall}
 }
 
 // ResponsesClient is the part of the SDK a Responses run needs:
@@ -161,10 +147,6 @@ func (r *ResponsesRun) Answer() string {
 // response left incomplete by a token limit ends the run with
 // toolreg.ErrTruncated. ro.OnResponse sees each response.
 func (a *Adapter) RunResponses(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, ro RunOptions) (*ResponsesRun, error) {
-	max := ro.MaxSteps
-	if max <= 0 {
-		max = DefaultMaxSteps
-	}
 	if len(params.Tools) == 0 {
 		tools, err := a.ResponsesTools()
 		if err != nil {
@@ -173,47 +155,32 @@ func (a *Adapter) RunResponses(ctx context.Context, client ResponsesClient, para
 		params.Tools = tools
 	}
 	run := &ResponsesRun{}
-	for {
-		if err := ctx.Err(); err != nil {
-			return run, err
-		}
-		if run.Steps == max {
-			return run, fmt.Errorf("%w (%d): the model still asks for tools", toolreg.ErrMaxSteps, max)
-		}
-		run.Steps++
+	turn := func(ctx context.Context, step int) ([]toolreg.ToolCall, bool, error) {
 		resp, err := client.New(ctx, params)
 		if err != nil {
-			return run, fmt.Errorf("openai: step %d: %w", run.Steps, err)
+			return nil, true, fmt.Errorf("openai: step %d: %w", step, err)
 		}
 		run.Final = resp
 		run.Responses = append(run.Responses, resp)
 		if ro.OnResponse != nil {
-			ro.OnResponse(run.Steps, resp)
+			ro.OnResponse(step, resp)
 		}
 		if resp.Status == "incomplete" {
-			return run, fmt.Errorf("openai: step %d: %w (%s)", run.Steps, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
-		}
-		calls := a.ResponsesCalls(resp.Output)
-		if len(calls) == 0 {
-			return run, nil
-		}
-		outs := a.reg.CallAll(ctx, calls)
-		items := make([]responses.ResponseInputItemUnionParam, len(calls))
-		var stop []error
-		for i, c := range calls {
-			items[i] = functionCallOutput(c.ID, outs[i].Text)
-			if ro.OnToolCall != nil {
-				ro.OnToolCall(run.Steps, c, outs[i])
-			}
-			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
-				stop = append(stop, outs[i].Err)
-			}
-		}
-		run.Inputs = append(run.Inputs, items)
-		if len(stop) > 0 {
-			return run, errors.Join(stop...)
+			return nil, true, fmt.Errorf("openai: step %d: %w (%s)", step, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
 		}
 		params.PreviousResponseID = openai.String(resp.ID)
+		calls := a.ResponsesCalls(resp.Output)
+		return calls, len(calls) == 0, nil
+	}
+	answer := func(calls []toolreg.ToolCall, outs []toolreg.Output) {
+		items := make([]responses.ResponseInputItemUnionParam, len(calls))
+		for i, c := range calls {
+			items[i] = functionCallOutput(c.ID, outs[i].Text)
+		}
+		run.Inputs = append(run.Inputs, items)
 		params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
 	}
+	var err error
+	run.Steps, err = ro.loop(a.reg).Run(ctx, turn, answer)
+	return run, err
 }

@@ -1,0 +1,68 @@
+package adapt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/toolreg/toolreg"
+)
+
+// DefaultMaxSteps bounds a run whose options leave the bound at 0.
+const DefaultMaxSteps = 10
+
+// Loop is the skeleton the adapters' runners share: a bounded number of
+// model calls, the context checked before each, every call of a turn run
+// through the registry at once, and a stop when a tool returns
+// toolreg.StopRun. The adapter supplies the provider's side: asking the
+// model, and putting the results into its transcript.
+type Loop struct {
+	Registry   *toolreg.Registry
+	MaxSteps   int // <= 0: DefaultMaxSteps
+	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
+}
+
+// Turn asks the model once. It returns the tool calls to run; done when
+// the run is over (the model answered, or err); no calls and not done when
+// the model should simply be asked again (a paused turn).
+type Turn func(ctx context.Context, step int) (calls []toolreg.ToolCall, done bool, err error)
+
+// Run runs turns until one is done, answering each turn's calls with
+// answer (called before the calls are reported to OnToolCall). It returns
+// the number of model calls made.
+func (l Loop) Run(ctx context.Context, turn Turn, answer func(calls []toolreg.ToolCall, outs []toolreg.Output)) (steps int, err error) {
+	max := l.MaxSteps
+	if max <= 0 {
+		max = DefaultMaxSteps
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return steps, err
+		}
+		if steps == max {
+			return steps, fmt.Errorf("%w (%d): the model has not finished", toolreg.ErrMaxSteps, max)
+		}
+		steps++
+		calls, done, err := turn(ctx, steps)
+		if err != nil || done {
+			return steps, err
+		}
+		if len(calls) == 0 {
+			continue
+		}
+		outs := l.Registry.CallAll(ctx, calls)
+		answer(calls, outs)
+		var stop []error
+		for i, c := range calls {
+			if l.OnToolCall != nil {
+				l.OnToolCall(steps, c, outs[i])
+			}
+			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
+				stop = append(stop, outs[i].Err)
+			}
+		}
+		if len(stop) > 0 {
+			return steps, errors.Join(stop...)
+		}
+	}
+}
