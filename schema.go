@@ -421,8 +421,7 @@ func shortDefNames(root *jsonschema.Schema, defs jsonschema.Definitions, short m
 		return name
 	}
 	seen := map[*jsonschema.Schema]bool{}
-	var visit func(s *jsonschema.Schema)
-	visit = func(s *jsonschema.Schema) {
+	visit := func(s *jsonschema.Schema) {
 		walkSchema(s, func(s *jsonschema.Schema) {
 			if seen[s] {
 				return

@@ -64,7 +64,7 @@ func ExampleAdapter_Run() {
 	tools[len(tools)-1].OfTool.CacheControl = anthropic.NewCacheControlEphemeralParam()
 
 	run, err := adapter.Run(context.Background(), &client.Messages, anthropic.MessageNewParams{
-		Model:     anthropic.ModelClaudeSonnet4_5,
+		Model:     anthropic.ModelClaudeSonnet4_6,
 		MaxTokens: 1024,
 		Tools:     tools,
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather in Paris?"))},

@@ -52,7 +52,8 @@ func TestCacheBuildsOnce(t *testing.T) {
 	var c Cache[int]
 	builds := 0
 	build := func(toolreg.AnyTool) int { builds++; return builds }
-	if c.Get(tool, build) != 1 || c.Get(tool, build) != 1 || builds != 1 {
+	first, second := c.Get(tool, build), c.Get(tool, build)
+	if first != 1 || second != 1 || builds != 1 {
 		t.Errorf("built %d times", builds)
 	}
 }
