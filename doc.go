@@ -8,7 +8,7 @@
 //		"Weather forecast for a city. Use it for weather questions only.",
 //		func(ctx context.Context, a WeatherArgs) (Forecast, error) { ... })
 //
-// New reflects the JSON Schema of Args once and compiles its validator;
+// New reflects the JSON Schema of Args once and prepares its checker;
 // nothing on the call path reflects over types or compiles a schema. The
 // schema never lies: a field type or tag whose schema would not match what
 // the decoder accepts is refused by New with an error naming the field, its

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/reflectschema"
 )
 
 // Sentinel errors. Every error the library returns or puts in Output.Err
@@ -46,18 +48,7 @@ type DeclarationError struct {
 }
 
 func (e *DeclarationError) Error() string {
-	var b strings.Builder
-	if e.Path != "" {
-		fmt.Fprintf(&b, "field %s (%s): ", e.Path, e.Type)
-	} else {
-		fmt.Fprintf(&b, "type %s: ", e.Type)
-	}
-	b.WriteString(e.Why)
-	if e.Fix != "" {
-		b.WriteString("; fix: ")
-		b.WriteString(e.Fix)
-	}
-	return b.String()
+	return (&reflectschema.Error{Path: e.Path, Type: e.Type, Why: e.Why, Fix: e.Fix}).Error()
 }
 
 // Unwrap makes a DeclarationError match ErrInvalidDeclaration.

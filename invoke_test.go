@@ -127,8 +127,8 @@ func TestInvokeInvalidArguments(t *testing.T) {
 		want []Problem
 	}{
 		{"not JSON", `{"city":`, []Problem{{Message: "not valid JSON: the input ends early (8 bytes); send one complete JSON object"}}},
-		{"bad token", `{"city":'Paris'}`, []Problem{{Message: "not valid JSON: invalid character '\\'' looking for beginning of value (at offset 9)"}}},
-		{"trailing data", `{"city":"Paris"} {}`, []Problem{{Message: "unexpected data after the JSON value at offset 16"}}},
+		{"bad token", `{"city":'Paris'}`, []Problem{{Message: "not valid JSON: invalid character '\\'' at start of value (at offset 8)"}}},
+		{"trailing data", `{"city":"Paris"} {}`, []Problem{{Message: "not valid JSON: unexpected data after the JSON value at offset 17"}}},
 		{"array instead of object", `["Paris"]`, []Problem{{Message: `expected object, got ["Paris"]`}}},
 		{"string instead of object", `"Paris"`, []Problem{{Message: `expected object, got "Paris"`}}},
 		{"missing field", `{"days":2}`, []Problem{{Path: "city", Message: "required field is missing; expected a string"}}},

@@ -36,7 +36,7 @@ func (r *Registry) Use(mws ...Middleware) {
 	for i := len(r.mws) - 1; i >= 0; i-- {
 		h = r.mws[i](h)
 	}
-	r.handler.Store(&h)
+	r.chain.Store(&chain{h: h, middleware: len(r.mws) > 0})
 }
 
 // Logging logs every call at Info (Warn when it failed): the tool, the

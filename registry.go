@@ -4,12 +4,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/suggest"
 )
 
 // DefaultMaxConcurrency bounds how many calls of one CallAll run at once
@@ -21,14 +25,29 @@ const DefaultMaxConcurrency = 16
 // definitions (Tools) and dispatches a model's calls (Call, CallAll). A
 // Registry is safe for concurrent use; tools may be added while calls run.
 type Registry struct {
-	mu          sync.Mutex // serialises Add and Use; readers use the snapshots
-	snap        atomic.Pointer[snapshot]
-	handler     atomic.Pointer[Handler] // dispatch wrapped in the middleware
-	mws         []Middleware
-	concurrency int
-	timeout     time.Duration
-	onAdd       map[int]func([]AnyTool) // OnAdd listeners, by id
-	nextID      int
+	mu           sync.Mutex // serialises Add, Use and OnAdd; readers use the snapshots
+	snap         atomic.Pointer[snapshot]
+	chain        atomic.Pointer[chain] // dispatch wrapped in the middleware
+	mws          []Middleware
+	concurrency  int
+	timeout      time.Duration
+	maxAbandoned int
+	abandoned    atomic.Int64
+	logger       *slog.Logger
+	onAdd        []listener // in registration order
+	nextID       int
+}
+
+// chain is the handler every call goes through, and whether middleware
+// wraps the registry's dispatch in it.
+type chain struct {
+	h          Handler
+	middleware bool
+}
+
+type listener struct {
+	id int
+	fn func([]AnyTool)
 }
 
 // snapshot is an immutable view of the tools: Add replaces it, readers
@@ -48,23 +67,50 @@ func WithMaxConcurrency(n int) RegistryOption {
 }
 
 // WithDefaultTimeout bounds every call of the registry's tools to d, on
-// top of a tool's own WithTimeout (the shorter wins). A tool that ignores
+// top of a tool's own WithTimeout (the shorter wins). The bound holds for
+// the whole call, middleware included: a tool or a middleware that ignores
 // its context still yields a timeout result on time; see WithTimeout.
 func WithDefaultTimeout(d time.Duration) RegistryOption {
 	return func(r *Registry) { r.timeout = d }
 }
 
+// DefaultMaxAbandoned bounds the calls a registry lets run on after their
+// deadline unless WithMaxAbandoned says otherwise.
+const DefaultMaxAbandoned = 1000
+
+// WithMaxAbandoned bounds how many calls may still be running after their
+// deadline (functions that ignore their context, each holding a goroutine);
+// while n are, new calls are refused at once with an Output whose Err
+// matches ErrOverloaded. n < 1 means no bound. Read the count with
+// Abandoned.
+func WithMaxAbandoned(n int) RegistryOption {
+	return func(r *Registry) { r.maxAbandoned = n }
+}
+
+// WithLogger sets where the registry reports what goes wrong on the host's
+// side and has no caller to return to (an OnAdd listener that panics).
+// The default is slog.Default().
+func WithLogger(l *slog.Logger) RegistryOption {
+	return func(r *Registry) { r.logger = l }
+}
+
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
-	r := &Registry{concurrency: DefaultMaxConcurrency}
+	r := &Registry{concurrency: DefaultMaxConcurrency, maxAbandoned: DefaultMaxAbandoned}
 	for _, o := range opts {
 		o(r)
 	}
+	if r.logger == nil {
+		r.logger = slog.Default()
+	}
 	r.snap.Store(&snapshot{byName: map[string]AnyTool{}})
-	var h Handler = HandlerFunc(r.dispatch)
-	r.handler.Store(&h)
+	r.chain.Store(&chain{h: HandlerFunc(r.dispatch)})
 	return r
 }
+
+// Abandoned is the number of the registry's calls still running after
+// their deadline, for metrics; see WithMaxAbandoned.
+func (r *Registry) Abandoned() int { return int(r.abandoned.Load()) }
 
 // Add registers tools. A nil tool, an invalid name or a name already taken
 // (in the registry or twice in tools) is an error, and then nothing is
@@ -74,16 +120,26 @@ func (r *Registry) Add(tools ...AnyTool) error {
 	if err != nil {
 		return err
 	}
-	added := append([]AnyTool(nil), tools...)
-	for _, fn := range listeners {
-		fn(added)
+	for _, l := range listeners {
+		r.notify(l, append([]AnyTool(nil), tools...))
 	}
 	return nil
 }
 
+// notify calls one OnAdd listener; a panic in it is reported, and the
+// other listeners are called all the same.
+func (r *Registry) notify(l listener, added []AnyTool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.logger.Error("toolreg: an OnAdd listener panicked", "listener", l.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+		}
+	}()
+	l.fn(added)
+}
+
 // add stores tools and returns the OnAdd listeners to call, outside the
 // lock.
-func (r *Registry) add(tools []AnyTool) ([]func([]AnyTool), error) {
+func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.snap.Load()
@@ -107,31 +163,26 @@ func (r *Registry) add(tools []AnyTool) ([]func([]AnyTool), error) {
 	all := make([]AnyTool, 0, len(old.tools)+len(tools))
 	all = append(append(all, old.tools...), tools...)
 	r.snap.Store(&snapshot{tools: all, byName: byName})
-	listeners := make([]func([]AnyTool), 0, len(r.onAdd))
-	for _, fn := range r.onAdd {
-		listeners = append(listeners, fn)
-	}
-	return listeners, nil
+	return slices.Clone(r.onAdd), nil
 }
 
 // OnAdd calls fn after every successful Add with the tools it added, on
 // the goroutine that called Add and outside the registry's lock (fn may use
-// the registry). Use it to keep a view of the registry in step: the MCP
-// adapter tells connected clients of new tools with it. The returned func
-// removes fn.
+// the registry). Listeners are called in the order they were registered; a
+// listener that panics is reported to the registry's logger (WithLogger)
+// and cannot break Add or keep the others from being called. Use it to
+// keep a view of the registry in step: the MCP adapter tells connected
+// clients of new tools with it. The returned func removes fn.
 func (r *Registry) OnAdd(fn func(added []AnyTool)) (remove func()) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.onAdd == nil {
-		r.onAdd = map[int]func([]AnyTool){}
-	}
 	id := r.nextID
 	r.nextID++
-	r.onAdd[id] = fn
+	r.onAdd = append(r.onAdd, listener{id: id, fn: fn})
 	return func() {
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		delete(r.onAdd, id)
+		r.onAdd = slices.DeleteFunc(slices.Clone(r.onAdd), func(l listener) bool { return l.id == id })
 	}
 }
 
@@ -164,8 +215,11 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 	return r.handle(ctx, ToolCall{Name: name, Arguments: args})
 }
 
-// handle runs one call through the middleware; a panicking middleware is
-// an Output too.
+// handle runs one call through the middleware, within the call's
+// deadline: the caller's, the registry's WithDefaultTimeout and the tool's
+// WithTimeout, the shortest. When the context can end, the whole call runs
+// on a goroutine of its own, so that it returns on time whatever a
+// middleware or the tool does. A panicking middleware is an Output too.
 func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	defer func() {
 		if p := recover(); p != nil {
@@ -175,27 +229,68 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return (*r.handler.Load()).HandleCall(ctx, call)
+	if n := r.abandoned.Load(); r.maxAbandoned > 0 && n >= int64(r.maxAbandoned) {
+		return overloadedOutput(call.Name, n)
+	}
+	timeout := r.timeout
+	if t, ok := r.Lookup(call.Name); ok {
+		if tt, ok := t.(interface{ timeout() time.Duration }); ok {
+			if d := tt.timeout(); d > 0 && (timeout == 0 || d < timeout) {
+				timeout = d
+			}
+		}
+	}
+	if timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, timeout)
+		defer cancel()
+	}
+	c := r.chain.Load()
+	bounded := ctx.Done() != nil
+	var rc *registryCall
+	if bounded || c.middleware {
+		rc = &registryCall{bounded: bounded}
+		ctx = context.WithValue(ctx, registryCallKey{}, rc)
+	}
+	if bounded {
+		out = bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return c.h.HandleCall(ctx, call) })
+	} else {
+		out = c.h.HandleCall(ctx, call)
+	}
+	if c.middleware && !rc.reached && out.Text == "" && out.Structured == nil && !out.IsError && out.Err == nil {
+		// A middleware answered with an empty Output without calling the
+		// tool: a bug, not an empty success.
+		return Output{
+			Text:    fmt.Sprintf("tool %q could not handle this call because of an internal error, not caused by your arguments", call.Name),
+			IsError: true,
+			Err:     fmt.Errorf("%w: tool %q: a middleware returned an empty Output without calling the tool", ErrInternal, call.Name),
+		}
+	}
+	return out
 }
 
-// dispatch is the innermost Handler: lookup, the registry's timeout, the
-// tool.
+// dispatch is the innermost Handler: lookup and the tool.
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
 	t, ok := snap.byName[call.Name]
+	if rc := registryCallOf(ctx); rc != nil {
+		rc.reached = true
+	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
 	}
-	if r.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, r.timeout)
-		defer cancel()
-	}
-	if _, ours := t.(contextBound); ours {
-		return t.Invoke(ctx, call.Arguments)
-	}
-	// A hand-written tool may ignore its context: bound it here.
-	return boundByContext(ctx, call.Name, 0, func(ctx context.Context) Output { return t.Invoke(ctx, call.Arguments) })
+	return invoke(ctx, t, call)
+}
+
+// invoke calls a tool's Invoke; a hand-written one may panic, which is the
+// tool's failure, not the library's.
+func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
+	defer func() {
+		if p := recover(); p != nil {
+			out = panicOutput(call.Name, p, debug.Stack())
+		}
+	}()
+	return t.Invoke(ctx, call.Arguments)
 }
 
 // CallAll runs calls concurrently, at most the registry's concurrency bound
@@ -268,7 +363,7 @@ func unknownToolOutput(name string, tools []AnyTool) Output {
 	}
 	// Closest first, so a misspelt name points at the right tool.
 	sort.SliceStable(names, func(i, j int) bool {
-		return editDistance(probe, names[i]) < editDistance(probe, names[j])
+		return suggest.Distance(probe, names[i]) < suggest.Distance(probe, names[j])
 	})
 	shown := fmt.Sprintf("%q", truncate(name, 64))
 	text := "there is no tool named " + shown

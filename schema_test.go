@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg/internal/reflectschema"
 )
 
 // schemaOfArgs declares a throwaway tool over A and returns its input
@@ -131,7 +132,7 @@ func TestSchemaShapes(t *testing.T) {
 		{"list", map[string]any{"type": "array", "items": map[string]any{"type": "string"}, "minItems": 1.0, "maxItems": 3.0}, true},
 		{"arr", map[string]any{"type": "array", "minItems": 2.0, "maxItems": 2.0, "items": map[string]any{"type": "integer", "minimum": -9223372036854775808.0, "maximum": 9223372036854775807.0}}, true},
 		{"map", map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "integer", "minimum": -9223372036854775808.0, "maximum": 9223372036854775807.0}}, true},
-		{"when", map[string]any{"type": "string", "format": "date-time", "pattern": rfc3339Pattern}, true},
+		{"when", map[string]any{"type": "string", "format": "date-time", "pattern": reflectschema.RFC3339Pattern}, true},
 		{"ptr", map[string]any{"type": "integer", "minimum": -9223372036854775808.0, "maximum": 9223372036854775807.0}, false},
 		{"omit", map[string]any{"type": "integer", "minimum": -9223372036854775808.0, "maximum": 9223372036854775807.0}, false},
 		{"zero", map[string]any{"type": "integer", "minimum": -9223372036854775808.0, "maximum": 9223372036854775807.0}, false},
@@ -141,7 +142,7 @@ func TestSchemaShapes(t *testing.T) {
 		{"pin", map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []any{"a"}}, false},
 		{"any", map[string]any{"(true)": true}, true},
 		{"raw", map[string]any{"(true)": true}, true},
-		{"bytes", map[string]any{"type": "string", "contentEncoding": "base64", "pattern": base64Pattern}, true},
+		{"bytes", map[string]any{"type": "string", "contentEncoding": "base64", "pattern": reflectschema.Base64Pattern}, true},
 		{"num", map[string]any{"type": "number"}, true},
 		{"items", map[string]any{"type": "array", "items": map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []any{"a"}}}, true},
 		{"by_key", map[string]any{"type": "object", "additionalProperties": map[string]any{"type": "object", "additionalProperties": false, "properties": map[string]any{"a": map[string]any{"type": "string"}}, "required": []any{"a"}}}, true},
@@ -275,7 +276,7 @@ func TestSchemaOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	inst, _ := parseArguments(out.Structured)
+	inst, _ := parseInstance(out.Structured)
 	if err := v.Validate(inst); err != nil {
 		t.Errorf("result %s does not match its own output schema: %v", out.Structured, err)
 	}
@@ -459,7 +460,7 @@ func TestEmittedSchemasCompile(t *testing.T) {
 	add := func(name string, in, out json.RawMessage) { schemas[name] = [2]json.RawMessage{in, out} }
 	s := MustNew("s", "d", func(context.Context, shapes) (shapes, error) { return shapes{}, nil })
 	add("shapes", s.InputSchema(), s.OutputSchema())
-	r := MustNew("r", "d", func(context.Context, richArgs) (richArgs, error) { return richArgs{}, nil })
+	r := MustNew("r", "d", func(context.Context, agRich) (agRich, error) { return agRich{}, nil })
 	add("rich", r.InputSchema(), r.OutputSchema())
 	rec := MustNew("rec", "d", func(context.Context, recursive) (*recursive, error) { return nil, nil })
 	add("recursive", rec.InputSchema(), rec.OutputSchema())

@@ -9,10 +9,10 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolreg/toolreg/internal/args"
+	"github.com/toolreg/toolreg/internal/reflectschema"
 )
 
 // AnyTool is a tool with its types erased: what a Registry stores and what
@@ -45,32 +45,25 @@ type Tool[Args, Result any] struct {
 
 	input  json.RawMessage
 	output json.RawMessage
-
-	// The reference validator, compiled on first use: valid calls take the
-	// fast path and never need it, so declaring many tools stays cheap.
-	compileOnce  sync.Once
-	validator    *jsonschema.Schema
-	validatorErr error
-	plan         *node
-	fast         *fnode // nil when the schema is beyond the fast path
-	text         bool   // Result is string: the text verbatim, no structured result
+	check  *args.Checker // checks and decodes a model's arguments
+	text   bool          // Result is string: the text verbatim, no structured result
 }
 
 // Option configures a tool at declaration.
 type Option func(*toolOptions)
 
 type toolOptions struct {
-	title    string
-	timeout  time.Duration
-	maxBytes int
-	maxDepth int
+	title   string
+	timeout time.Duration
+	limits  args.Limits
 }
 
 // Default limits on a call's arguments, changed per tool with
-// WithMaxArgumentBytes and WithMaxDepth.
+// WithMaxArgumentBytes, WithMaxDepth and WithMaxValues.
 const (
 	DefaultMaxArgumentBytes = 1 << 20 // 1 MiB
 	DefaultMaxDepth         = 64      // nesting of objects and arrays
+	DefaultMaxValues        = 10_000  // array items and object members
 )
 
 // WithTimeout bounds each call of the tool to d. The function's context is
@@ -87,13 +80,21 @@ func WithTimeout(d time.Duration) Option {
 // WithMaxArgumentBytes refuses calls whose arguments are larger than n
 // bytes (DefaultMaxArgumentBytes unless set), before reading them.
 func WithMaxArgumentBytes(n int) Option {
-	return func(o *toolOptions) { o.maxBytes = n }
+	return func(o *toolOptions) { o.limits.MaxBytes = n }
 }
 
 // WithMaxDepth refuses calls whose arguments nest objects and arrays deeper
 // than n levels (DefaultMaxDepth unless set).
 func WithMaxDepth(n int) Option {
-	return func(o *toolOptions) { o.maxDepth = n }
+	return func(o *toolOptions) { o.limits.MaxDepth = n }
+}
+
+// WithMaxValues refuses calls whose arguments hold more than n values
+// (array items and object members, at every depth; DefaultMaxValues unless
+// set), before reading them. With the byte limit it bounds what one call
+// costs: see the README's Limits.
+func WithMaxValues(n int) Option {
+	return func(o *toolOptions) { o.limits.MaxValues = n }
 }
 
 // WithTitle sets a human-readable title, shown by clients that have one
@@ -106,10 +107,13 @@ func WithTitle(title string) Option {
 // tells the model when to use the tool (and when not to). Args must be a
 // struct type (struct{} for a tool without arguments).
 //
-// New reflects the JSON Schema of Args and Result once, and compiles the
-// validator used for every call. Every problem with the types is reported
-// here, as an error wrapping ErrInvalidDeclaration that names the field,
-// its Go type and the fix: never later, at call time.
+// New reflects the JSON Schema of Args and Result once and prepares the
+// checker of every call's arguments. Every problem with the types is
+// reported here, as an error wrapping ErrInvalidDeclaration that names the
+// field, its Go type and the fix: never later, at call time. (The reference
+// validator is compiled on the first call that needs it, so that declaring
+// many tools stays cheap; whatever could keep it from compiling, a pattern
+// or a type's own JSONSchema(), is compiled here.)
 //
 // Schema rules: a field is required unless it is a pointer, has omitempty
 // or omitzero, or has a default (jsonschema:"default=..."), which is
@@ -127,53 +131,51 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	if fn == nil {
 		return nil, fmt.Errorf("%w: tool %q has a nil function", ErrInvalidDeclaration, name)
 	}
-	o := toolOptions{maxBytes: DefaultMaxArgumentBytes, maxDepth: DefaultMaxDepth}
+	o := toolOptions{limits: args.Limits{MaxBytes: DefaultMaxArgumentBytes, MaxDepth: DefaultMaxDepth, MaxValues: DefaultMaxValues}}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	t := &Tool[Args, Result]{name: name, description: description, fn: fn, opts: o}
 
-	at := reflect.TypeFor[Args]()
-	if at.Kind() != reflect.Struct || hasSchemaHook(at) {
-		return nil, fmt.Errorf("tool %q: %w", name, &DeclarationError{Type: at.String(),
-			Why: "the arguments must be a plain struct type: every provider wants a JSON object",
-			Fix: "wrap the value in a struct field, or use struct{} for a tool without arguments"})
-	}
-	plan, err := newAnalyzer(false).analyze(at, "")
+	shape, input, err := reflectschema.Args(reflect.TypeFor[Args]())
 	if err != nil {
-		return nil, fmt.Errorf("tool %q: arguments: %w", name, err)
+		return nil, declarationError(name, "arguments", err)
 	}
-	if t.input, err = schemaOf(at, plan, false); err != nil {
-		return nil, fmt.Errorf("tool %q: arguments: %w", name, err)
-	}
-	markDefaults(plan)
-	t.plan = plan
-	t.fast = fastPlan(plan, t.input)
-	if t.fast == nil {
-		// Every call needs the validator: compile it now, and report here.
-		if _, err := t.compiled(); err != nil {
-			return nil, err
-		}
+	t.input = input
+	if t.check, err = args.Compile(shape, input, o.limits); err != nil {
+		return nil, fmt.Errorf("%w: tool %q: %v", ErrInvalidDeclaration, name, err)
 	}
 
 	rt := reflect.TypeFor[Result]()
 	if t.text = rt == reflect.TypeFor[string](); !t.text {
-		oplan, err := newAnalyzer(true).analyze(rt, "")
+		oshape, output, err := reflectschema.Result(rt)
 		if err != nil {
-			return nil, fmt.Errorf("tool %q: result: %w", name, err)
+			return nil, declarationError(name, "result", err)
 		}
-		if t.output, err = schemaOf(rt, oplan, true); err != nil {
-			return nil, fmt.Errorf("tool %q: result: %w", name, err)
-		}
-		if hasHook(oplan, map[*node]bool{}) {
+		t.output = output
+		if oshape.HasHook() {
 			// A type's own JSONSchema() may write anything; the reflected
 			// rest is checked by the package's tests.
-			if _, err := compileSchema(t.output); err != nil {
+			if _, err := args.CompileSchema(t.output); err != nil {
 				return nil, fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, name, err)
 			}
 		}
 	}
 	return t, nil
+}
+
+// declarationError words a type the reflector refused.
+func declarationError(tool, what string, err error) error {
+	var re *reflectschema.Error
+	if errors.As(err, &re) {
+		err = &DeclarationError{Path: re.Path, Type: re.Type, Why: re.Why, Fix: re.Fix}
+	} else {
+		err = fmt.Errorf("%w: %v", ErrInvalidDeclaration, err)
+	}
+	if what == "arguments" && re != nil && re.Path == "" {
+		return fmt.Errorf("tool %q: %w", tool, err)
+	}
+	return fmt.Errorf("tool %q: %s: %w", tool, what, err)
 }
 
 // MustNew is New for package-level declarations: it panics if New fails,
@@ -215,7 +217,7 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 // defaults filled in), calls the function and encodes its result. Empty,
 // blank or null args mean {}. Invoke never panics; every failure is an
 // Output with IsError set, a message for the model and Err for the host.
-func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Output) {
+func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = internalOutput(t.name, r, debug.Stack())
@@ -227,47 +229,29 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, args json.RawMessage) (out Outp
 	if err := ctx.Err(); err != nil {
 		return contextOutput(t.name, err, 0)
 	}
-	if len(args) > t.opts.maxBytes {
-		return invalidOutput(t.name, []Problem{{Message: fmt.Sprintf("the arguments are %d bytes long; the limit is %d: send less", len(args), t.opts.maxBytes)}})
-	}
-	if tooDeep(args, t.opts.maxDepth) {
-		return invalidOutput(t.name, []Problem{{Message: fmt.Sprintf("the arguments nest objects and arrays deeper than %d levels", t.opts.maxDepth)}})
-	}
-	if t.fast != nil {
-		var a A
-		if fastDecode(t.fast, args, reflect.ValueOf(&a).Elem()) {
-			return t.call(ctx, a)
-		}
-	}
-	tree, err := parseArguments(args)
-	if err != nil {
-		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
-	}
-	if err := checkNumbers(t.plan, tree, ""); err != nil {
-		de := err.(*decodeError)
-		return invalidOutput(t.name, []Problem{{Path: de.path, Message: de.msg}})
-	}
-	validator, err := t.compiled()
-	if err != nil {
-		return Output{Text: fmt.Sprintf("tool %q cannot check its arguments (an internal error, not caused by your arguments)", t.name), IsError: true, Err: err}
-	}
-	if err := validator.Validate(tree); err != nil {
-		return invalidOutput(t.name, problems(err, tree, t.plan))
-	}
 	var a A
-	if err := decodeValidated(t.plan, args, tree, reflect.ValueOf(&a).Elem()); err != nil {
-		var de *decodeError
-		if errors.As(err, &de) {
-			return invalidOutput(t.name, []Problem{{Path: de.path, Message: de.msg}})
+	problems, err := t.check.Decode(arguments, reflect.ValueOf(&a).Elem())
+	if err != nil {
+		return Output{Text: fmt.Sprintf("tool %q cannot check its arguments (an internal error, not caused by your arguments)", t.name), IsError: true,
+			Err: fmt.Errorf("%w: tool %q: %v", ErrInternal, t.name, err)}
+	}
+	if problems != nil {
+		ps := make([]Problem, len(problems))
+		for i, p := range problems {
+			ps[i] = Problem(p)
 		}
-		return invalidOutput(t.name, []Problem{{Message: err.Error()}})
+		return invalidOutput(t.name, ps)
 	}
 	return t.call(ctx, a)
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context.
+// context. Under a registry, which bounds the whole call (middleware
+// included), it runs on the registry's goroutine.
 func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
+	if boundByRegistry(ctx) {
+		return t.run(ctx, a)
+	}
 	if t.opts.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, t.opts.timeout)
@@ -275,10 +259,10 @@ func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		// No deadline: run on this goroutine. A cancellation still reaches
-		// the function through ctx, and CallAll returns without waiting.
+		// the function through ctx.
 		return t.run(ctx, a)
 	}
-	return boundByContext(ctx, t.name, t.opts.timeout, func(ctx context.Context) Output { return t.run(ctx, a) })
+	return bound(ctx, t.name, t.opts.timeout, nil, func(ctx context.Context) Output { return t.run(ctx, a) })
 }
 
 func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
@@ -297,75 +281,9 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 	return t.encode(res)
 }
 
-// contextBound marks the tools whose Invoke returns when its context is
-// done, whatever the function does.
-type contextBound interface{ boundByContext() }
-
-func (t *Tool[A, R]) boundByContext() {}
-
-// boundByContext runs fn and returns its Output, or a timeout or
-// cancellation Output as soon as ctx is done. fn's goroutine is then
-// abandoned: it runs on until fn returns, and its Output is dropped.
-func boundByContext(ctx context.Context, tool string, timeout time.Duration, fn func(context.Context) Output) Output {
-	done := make(chan Output, 1) // buffered: an abandoned fn never blocks
-	go func() {
-		defer func() {
-			if r := recover(); r != nil { // a hand-written Invoke may panic
-				done <- panicOutput(tool, r, debug.Stack())
-			}
-		}()
-		done <- fn(ctx)
-	}()
-	select {
-	case out := <-done:
-		return out
-	case <-ctx.Done():
-		select {
-		case out := <-done: // finished just in time
-			return out
-		default:
-			return contextOutput(tool, ctx.Err(), timeout)
-		}
-	}
-}
-
-// tooDeep reports whether JSON b nests objects and arrays deeper than max.
-// It only counts brackets outside strings: the parser refuses what is not
-// JSON.
-func tooDeep(b []byte, max int) bool {
-	depth, inString := 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			if depth++; depth > max {
-				return true
-			}
-		case c == '}' || c == ']':
-			depth--
-		}
-	}
-	return false
-}
-
-// compiled returns the reference validator, compiling it on first use.
-func (t *Tool[A, R]) compiled() (*jsonschema.Schema, error) {
-	t.compileOnce.Do(func() {
-		t.validator, t.validatorErr = compileSchema(t.input)
-		if t.validatorErr != nil {
-			t.validatorErr = fmt.Errorf("%w: tool %q: the arguments schema does not compile: %v", ErrInvalidDeclaration, t.name, t.validatorErr)
-		}
-	})
-	return t.validator, t.validatorErr
-}
+// timeout is the tool's WithTimeout, which a registry applies around the
+// whole call.
+func (t *Tool[A, R]) timeout() time.Duration { return t.opts.timeout }
 
 func (t *Tool[A, R]) encode(res R) Output {
 	if t.text {
@@ -412,22 +330,5 @@ func internalOutput(tool string, r any, stack []byte) Output {
 		Text:    fmt.Sprintf("tool %q could not handle this call because of an internal error, not caused by your arguments", tool),
 		IsError: true,
 		Err:     fmt.Errorf("%w: tool %q: %v\n%s", ErrInternal, tool, r, stack),
-	}
-}
-
-// contextOutput reports a call ended by its context: a timeout (of the
-// tool, the registry or the caller) or a cancellation.
-func contextOutput(tool string, err error, timeout time.Duration) Output {
-	if errors.Is(err, context.DeadlineExceeded) {
-		text := fmt.Sprintf("tool %q did not finish before its deadline; try again later, perhaps with a smaller request, or go on without it", tool)
-		if timeout > 0 {
-			text = fmt.Sprintf("tool %q did not finish within %v; try again later, perhaps with a smaller request, or go on without it", tool, timeout)
-		}
-		return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: tool %q: %w", ErrTimeout, tool, err)}
-	}
-	return Output{
-		Text:    fmt.Sprintf("the call to tool %q was cancelled", tool),
-		IsError: true,
-		Err:     fmt.Errorf("tool %q: %w", tool, err),
 	}
 }

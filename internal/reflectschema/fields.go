@@ -1,4 +1,4 @@
-package toolreg
+package reflectschema
 
 import (
 	"fmt"
@@ -7,40 +7,29 @@ import (
 	"unicode"
 )
 
-// field is one JSON member of a struct as encoding/json sees it: promoted
-// fields of embedded structs are flattened into their outer struct.
-type field struct {
-	name      string       // the JSON name, exactly as encoding/json matches it
-	goPath    string       // Go selector for error messages, e.g. "Base.City"
-	index     []int        // reflect index path, through embedded structs
-	typ       reflect.Type // the field's Go type
-	tag       reflect.StructTag
-	omitempty bool // omitempty or omitzero
-}
-
 // structFields lists the JSON members of struct type t the way encoding/json
 // decodes them, and refuses the declarations where invopop's schema and
 // encoding/json would disagree (see shared research: embedding and tags).
-func structFields(t reflect.Type, path string) ([]field, error) {
-	var fields []field
+func structFields(t reflect.Type, path string) ([]Field, error) {
+	var fields []Field
 	if err := collectFields(t, nil, "", path, map[reflect.Type]bool{t: true}, &fields); err != nil {
 		return nil, err
 	}
-	seen := make(map[string]field, len(fields))
+	seen := make(map[string]Field, len(fields))
 	for _, f := range fields {
-		if prev, dup := seen[f.name]; dup {
-			return nil, &DeclarationError{
-				Path: joinPath(path, f.name), Type: t.String(),
-				Why: fmt.Sprintf("the JSON name %q is declared by both %s and %s; encoding/json resolves such clashes by embedding depth and may silently drop one", f.name, prev.goPath, f.goPath),
+		if prev, dup := seen[f.Name]; dup {
+			return nil, &Error{
+				Path: joinPath(path, f.Name), Type: t.String(),
+				Why: fmt.Sprintf("the JSON name %q is declared by both %s and %s; encoding/json resolves such clashes by embedding depth and may silently drop one", f.Name, prev.GoPath, f.GoPath),
 				Fix: "give one of them another name with a json tag, or hide it with json:\"-\"",
 			}
 		}
-		seen[f.name] = f
+		seen[f.Name] = f
 	}
 	return fields, nil
 }
 
-func collectFields(t reflect.Type, index []int, goPrefix, path string, embedding map[reflect.Type]bool, out *[]field) error {
+func collectFields(t reflect.Type, index []int, goPrefix, path string, embedding map[reflect.Type]bool, out *[]Field) error {
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
 		jsonTag := sf.Tag.Get("json")
@@ -51,7 +40,7 @@ func collectFields(t reflect.Type, index []int, goPrefix, path string, embedding
 		name, opts, _ := strings.Cut(jsonTag, ",")
 		goPath := goPrefix + sf.Name
 		at := func(why, fix string) error {
-			return &DeclarationError{Path: joinPath(path, goPath), Type: sf.Type.String(), Why: why, Fix: fix}
+			return &Error{Path: joinPath(path, goPath), Type: sf.Type.String(), Why: why, Fix: fix}
 		}
 		if jsonTag == "-," || strings.HasPrefix(jsonTag, "-,") {
 			return at(`json:"-," names the JSON key "-", which the schema reflector drops`, `rename the field with a json tag, or use json:"-" to hide it`)
@@ -97,13 +86,13 @@ func collectFields(t reflect.Type, index []int, goPrefix, path string, embedding
 		if name == "" {
 			name = sf.Name
 		}
-		*out = append(*out, field{
-			name:      name,
-			goPath:    goPath,
-			index:     append(append([]int(nil), index...), i),
-			typ:       sf.Type,
-			tag:       sf.Tag,
-			omitempty: hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero"),
+		*out = append(*out, Field{
+			Name:      name,
+			GoPath:    goPath,
+			Index:     append(append([]int(nil), index...), i),
+			Type:      sf.Type,
+			Tag:       sf.Tag,
+			OmitEmpty: hasOpt(opts, "omitempty") || hasOpt(opts, "omitzero"),
 		})
 	}
 	return nil

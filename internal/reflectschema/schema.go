@@ -1,4 +1,4 @@
-package toolreg
+package reflectschema
 
 import (
 	"encoding/json"
@@ -13,16 +13,16 @@ import (
 // Patterns that make a string schema accept exactly what the Go decoder
 // accepts.
 const (
-	// rfc3339Pattern is time.Time's strict RFC 3339: upper-case T and Z, no
+	// RFC3339Pattern is time.Time's strict RFC 3339: upper-case T and Z, no
 	// leap second. Day-of-month validity is asserted by format date-time.
-	rfc3339Pattern = `^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`
-	// base64Pattern is padded standard base64, as encoding/json decodes []byte.
-	base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
+	RFC3339Pattern = `^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`
+	// Base64Pattern is padded standard base64, as encoding/json decodes []byte.
+	Base64Pattern = `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`
 )
 
-// schemaOf reflects the canonical schema of t, whose plan the analyzer
+// schemaOf reflects the canonical schema of t, whose shape the analyzer
 // built: self-contained, draft 2020-12, $defs only for recursive types.
-func schemaOf(t reflect.Type, plan *node, output bool) (json.RawMessage, error) {
+func schemaOf(t reflect.Type, shape *Shape, output bool) (json.RawMessage, error) {
 	names := &namer{names: map[reflect.Type]string{}, short: map[string]string{}}
 	r := &jsonschema.Reflector{
 		Anonymous: true,
@@ -48,7 +48,7 @@ func schemaOf(t reflect.Type, plan *node, output bool) (json.RawMessage, error) 
 		root = &body
 	}
 	f := &fixer{output: output, defs: keptDefs, seen: map[*jsonschema.Schema]bool{}}
-	if err := f.fix(plan, root, ""); err != nil {
+	if err := f.fix(shape, root, ""); err != nil {
 		return nil, err
 	}
 	if output && nilable(t) {
@@ -59,7 +59,7 @@ func schemaOf(t reflect.Type, plan *node, output bool) (json.RawMessage, error) 
 	}
 	b, err := json.Marshal(root)
 	if err != nil {
-		return nil, fmt.Errorf("%w: encoding the schema of %s: %v", ErrInvalidDeclaration, t, err)
+		return nil, fmt.Errorf("encoding the schema of %s: %v", t, err)
 	}
 	return b, nil
 }
@@ -103,7 +103,7 @@ func sanitizeName(s string) string {
 func mapType(t reflect.Type) *jsonschema.Schema {
 	switch t {
 	case timeType:
-		return &jsonschema.Schema{Type: "string", Format: "date-time", Pattern: rfc3339Pattern}
+		return &jsonschema.Schema{Type: "string", Format: "date-time", Pattern: RFC3339Pattern}
 	case numberType:
 		return &jsonschema.Schema{Type: "number"}
 	case ipType:
@@ -112,7 +112,7 @@ func mapType(t reflect.Type) *jsonschema.Schema {
 		return &jsonschema.Schema{}
 	}
 	if t.Kind() == reflect.Slice && t.Elem() == reflect.TypeFor[byte]() {
-		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64", Pattern: base64Pattern}
+		return &jsonschema.Schema{Type: "string", ContentEncoding: "base64", Pattern: Base64Pattern}
 	}
 	return nil
 }
@@ -251,7 +251,7 @@ type fixer struct {
 	seen   map[*jsonschema.Schema]bool
 }
 
-func (f *fixer) fix(n *node, s *jsonschema.Schema, path string) error {
+func (f *fixer) fix(n *Shape, s *jsonschema.Schema, path string) error {
 	if s == nil {
 		return nil
 	}
@@ -266,41 +266,41 @@ func (f *fixer) fix(n *node, s *jsonschema.Schema, path string) error {
 	if len(s.AnyOf) == 2 && s.AnyOf[1].Type == "null" && s.Type == "" {
 		s = s.AnyOf[0] // a "nullable" field
 	}
-	switch n.kind {
-	case kPtr:
-		return f.fix(n.elem, s, path)
-	case kInt, kUint:
-		lo, hi := intRange(n.typ)
+	switch n.Kind {
+	case Pointer:
+		return f.fix(n.Elem, s, path)
+	case Int, Uint:
+		lo, hi := IntRange(n.Type)
 		clamp(s, lo, hi)
-	case kFloat:
-		if n.typ.Kind() == reflect.Float32 {
+	case Float:
+		if n.Type.Kind() == reflect.Float32 {
 			clampExclusive(s, float32Limit)
 		} else {
 			// The shortest decimal of MaxFloat64, a hair below it: the schema
 			// may be stricter than the decoder, never looser.
 			clampTo(s, "-1.7976931348623157e308", "1.7976931348623157e308")
 		}
-	case kSlice, kArray:
-		return f.fix(n.elem, s.Items, path+"[]")
-	case kMap:
-		return f.fix(n.elem, s.AdditionalProperties, path+"{}")
-	case kStruct:
-		if s.Properties == nil || s.Properties.Len() != len(n.fields) {
-			return &DeclarationError{Path: path, Type: n.typ.String(), Why: "the reflected schema does not list the fields encoding/json decodes", Fix: "report this type to the toolreg maintainers"}
+	case Slice, Array:
+		return f.fix(n.Elem, s.Items, path+"[]")
+	case Map:
+		return f.fix(n.Elem, s.AdditionalProperties, path+"{}")
+	case Struct:
+		if s.Properties == nil || s.Properties.Len() != len(n.Fields) {
+			return &Error{Path: path, Type: n.Type.String(), Why: "the reflected schema does not list the fields encoding/json decodes", Fix: "report this type to the toolreg maintainers"}
 		}
 		s.Required = nil
-		for _, pf := range n.fields {
-			prop, ok := s.Properties.Get(pf.name)
+		for _, pf := range n.Fields {
+			prop, ok := s.Properties.Get(pf.Name)
 			if !ok {
-				return &DeclarationError{Path: joinPath(path, pf.name), Type: pf.typ.String(), Why: "the reflected schema has no property for this field", Fix: "report this type to the toolreg maintainers"}
+				return &Error{Path: joinPath(path, pf.Name), Type: pf.Type.String(), Why: "the reflected schema has no property for this field", Fix: "report this type to the toolreg maintainers"}
 			}
-			if pf.required {
-				s.Required = append(s.Required, pf.name)
+			if pf.Required {
+				s.Required = append(s.Required, pf.Name)
 			}
-			if err := f.fix(pf.plan, prop, joinPath(path, pf.name)); err != nil {
+			if err := f.fix(pf.Shape, prop, joinPath(path, pf.Name)); err != nil {
 				return err
 			}
-			if f.output && nilable(pf.typ) {
+			if f.output && nilable(pf.Type) {
 				makeNullable(prop)
 			}
 		}
@@ -308,8 +308,8 @@ func (f *fixer) fix(n *node, s *jsonschema.Schema, path string) error {
 	return nil
 }
 
-// intRange is the range of values of integer type t.
-func intRange(t reflect.Type) (lo, hi *big.Rat) {
+// IntRange is the range of values of integer type t.
+func IntRange(t reflect.Type) (lo, hi *big.Rat) {
 	bits := uint(t.Bits())
 	one := big.NewInt(1)
 	if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uintptr {

@@ -1,4 +1,4 @@
-package toolreg
+package reflectschema
 
 import (
 	"encoding"
@@ -13,46 +13,82 @@ import (
 	"github.com/invopop/jsonschema"
 )
 
-// kind is how a Go type is decoded from a validated JSON value.
-type kind uint8
+// Kind is how a Go type is read from JSON.
+type Kind uint8
 
+// The kinds of Shape.
 const (
-	kString kind = iota
-	kBool
-	kInt
-	kUint
-	kFloat
-	kStruct
-	kPtr
-	kSlice
-	kArray
-	kMap
-	kAny    // interface{}: the JSON value as encoding/json would give it
-	kBytes  // []byte: base64 text
-	kNumber // json.Number
-	kRaw    // json.RawMessage
-	kTime   // time.Time
-	kText   // a TextUnmarshaler from a JSON string (net.IP)
-	kHook   // a type with its own JSONSchema(): decoded by encoding/json
+	String Kind = iota
+	Bool
+	Int
+	Uint
+	Float
+	Struct
+	Pointer
+	Slice
+	Array
+	Map
+	Any    // interface{}: the JSON value as encoding/json would give it
+	Bytes  // []byte: base64 text
+	Number // json.Number
+	Raw    // json.RawMessage
+	Time   // time.Time
+	Text   // a TextUnmarshaler from a JSON string (net.IP)
+	Hook   // a type with its own JSONSchema(): decoded by encoding/json
 )
 
-// node is the decode plan of one Go type, built once at declaration. A plan
-// of a recursive type points back into itself.
-type node struct {
-	kind       kind
-	typ        reflect.Type
-	elem       *node          // kPtr, kSlice, kArray, kMap
-	fields     []planField    // kStruct, in declaration order
-	byName     map[string]int // kStruct: JSON name → index in fields
-	hasDef     bool           // kStruct: some field has a default
-	hasDefDeep bool           // a default somewhere at or below this node
+// Shape is how values of one Go type read as JSON, decided once at
+// declaration: the kind, and the fields or element below it. The Shape of
+// a recursive type points back into itself.
+type Shape struct {
+	Kind         Kind
+	Type         reflect.Type
+	Elem         *Shape  // Pointer, Slice, Array, Map
+	Fields       []Field // Struct, in declaration order
+	HasDefault   bool    // Struct: some field has a default
+	DefaultBelow bool    // a default somewhere at or below this shape
+
+	byName map[string]int // Struct: JSON name → index in Fields
 }
 
-type planField struct {
-	field
-	plan     *node
-	required bool
-	def      any // the default as a JSON value (json.Number for numbers); nil when none
+// Field is one JSON member of a struct as encoding/json sees it: promoted
+// fields of embedded structs are flattened into their outer struct.
+type Field struct {
+	Name      string       // the JSON name, exactly as encoding/json matches it
+	GoPath    string       // Go selector for error messages, e.g. "Base.City"
+	Index     []int        // reflect index path, through embedded structs
+	Type      reflect.Type // the field's Go type
+	Tag       reflect.StructTag
+	OmitEmpty bool // omitempty or omitzero
+
+	Shape    *Shape
+	Required bool
+	Default  any // the default as a JSON value (json.Number for numbers); nil when none
+}
+
+// Field returns the struct field with JSON name name, or nil.
+func (s *Shape) Field(name string) *Field {
+	if s == nil || s.Kind != Struct {
+		return nil
+	}
+	i, ok := s.byName[name]
+	if !ok {
+		return nil
+	}
+	return &s.Fields[i]
+}
+
+// FieldNames lists the JSON names of a struct's fields, nil for other
+// kinds.
+func (s *Shape) FieldNames() []string {
+	if s == nil || s.Kind != Struct {
+		return nil
+	}
+	out := make([]string, len(s.Fields))
+	for i, f := range s.Fields {
+		out[i] = f.Name
+	}
+	return out
 }
 
 var (
@@ -96,40 +132,40 @@ func hasEncoder(t reflect.Type) bool {
 func hasSchemaHook(t reflect.Type) bool { return t.Implements(schemaHookType) }
 
 // analyzer walks a Go type once, refusing what cannot be described
-// faithfully and building its decode plan.
+// faithfully and building its Shape.
 type analyzer struct {
 	output bool // describing a Result (encoding) rather than Args (decoding)
-	plans  map[reflect.Type]*node
+	shapes  map[reflect.Type]*Shape
 }
 
 func newAnalyzer(output bool) *analyzer {
-	return &analyzer{output: output, plans: map[reflect.Type]*node{}}
+	return &analyzer{output: output, shapes: map[reflect.Type]*Shape{}}
 }
 
-func (a *analyzer) analyze(t reflect.Type, path string) (*node, error) {
-	if n, ok := a.plans[t]; ok {
+func (a *analyzer) analyze(t reflect.Type, path string) (*Shape, error) {
+	if n, ok := a.shapes[t]; ok {
 		return n, nil
 	}
-	refuse := func(why, fix string) (*node, error) {
-		return nil, &DeclarationError{Path: path, Type: t.String(), Why: why, Fix: fix}
+	refuse := func(why, fix string) (*Shape, error) {
+		return nil, &Error{Path: path, Type: t.String(), Why: why, Fix: fix}
 	}
-	n := &node{typ: t}
+	n := &Shape{Type: t}
 	if t.Kind() == reflect.Pointer {
-		n.kind = kPtr
+		n.Kind = Pointer
 		return a.container(n, path)
 	}
 	switch t {
 	case timeType:
-		n.kind = kTime
+		n.Kind = Time
 		return a.keep(n)
 	case rawMessageType:
-		n.kind = kRaw
+		n.Kind = Raw
 		return a.keep(n)
 	case numberType:
-		n.kind = kNumber
+		n.Kind = Number
 		return a.keep(n)
 	case ipType:
-		n.kind = kText
+		n.Kind = Text
 		return a.keep(n)
 	case durationType:
 		return refuse("encoding/json reads a time.Duration as a number of nanoseconds, which a model will not guess", `use a string field parsed with time.ParseDuration (e.g. "90s"), or an integer number of seconds`)
@@ -142,7 +178,7 @@ func (a *analyzer) analyze(t reflect.Type, path string) (*node, error) {
 		return refuse("JSONSchemaAlias and JSONSchemaProperty substitute another type's schema, which the decoder does not follow", "describe the type with a value-receiver JSONSchema() method, or change the field's type")
 	}
 	if hasSchemaHook(t) {
-		n.kind = kHook
+		n.Kind = Hook
 		return a.keep(n)
 	}
 	if reflect.PointerTo(t).Implements(schemaHookType) {
@@ -157,36 +193,36 @@ func (a *analyzer) analyze(t reflect.Type, path string) (*node, error) {
 	}
 	switch t.Kind() {
 	case reflect.String:
-		n.kind = kString
+		n.Kind = String
 	case reflect.Bool:
-		n.kind = kBool
+		n.Kind = Bool
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		n.kind = kInt
+		n.Kind = Int
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		n.kind = kUint
+		n.Kind = Uint
 	case reflect.Float32, reflect.Float64:
-		n.kind = kFloat
+		n.Kind = Float
 	case reflect.Interface:
 		if t.NumMethod() > 0 {
 			return refuse("an interface with methods cannot be decoded from JSON", "use a concrete type, or any")
 		}
-		n.kind = kAny
+		n.Kind = Any
 	case reflect.Slice:
 		if t.Elem() == reflect.TypeFor[byte]() {
-			n.kind = kBytes
+			n.Kind = Bytes
 			return a.keep(n)
 		}
-		n.kind = kSlice
+		n.Kind = Slice
 		return a.container(n, path+"[]")
 	case reflect.Array:
-		n.kind = kArray
+		n.Kind = Array
 		return a.container(n, path+"[]")
 	case reflect.Map:
 		k := t.Key()
 		if k.Kind() != reflect.String || hasDecoder(k) || hasEncoder(k) {
 			return refuse(fmt.Sprintf("map keys of type %s have no faithful schema (JSON object keys are strings)", k), "use a map with string keys")
 		}
-		n.kind = kMap
+		n.Kind = Map
 		return a.container(n, path+"{}")
 	case reflect.Struct:
 		return a.structPlan(n, path)
@@ -196,101 +232,102 @@ func (a *analyzer) analyze(t reflect.Type, path string) (*node, error) {
 	return a.keep(n)
 }
 
-func (a *analyzer) keep(n *node) (*node, error) {
-	a.plans[n.typ] = n
+func (a *analyzer) keep(n *Shape) (*Shape, error) {
+	a.shapes[n.Type] = n
 	return n, nil
 }
 
-func (a *analyzer) container(n *node, path string) (*node, error) {
-	a.plans[n.typ] = n
-	elem, err := a.analyze(n.typ.Elem(), path)
+func (a *analyzer) container(n *Shape, path string) (*Shape, error) {
+	a.shapes[n.Type] = n
+	elem, err := a.analyze(n.Type.Elem(), path)
 	if err != nil {
-		delete(a.plans, n.typ)
+		delete(a.shapes, n.Type)
 		return nil, err
 	}
-	n.elem = elem
+	n.Elem = elem
 	return n, nil
 }
 
-func (a *analyzer) structPlan(n *node, path string) (*node, error) {
-	n.kind = kStruct
-	fields, err := structFields(n.typ, path)
+func (a *analyzer) structPlan(n *Shape, path string) (*Shape, error) {
+	n.Kind = Struct
+	fields, err := structFields(n.Type, path)
 	if err != nil {
 		return nil, err
 	}
-	a.plans[n.typ] = n // before the fields: recursive types point back here
+	a.shapes[n.Type] = n // before the fields: recursive types point back here
 	n.byName = make(map[string]int, len(fields))
 	for _, f := range fields {
-		fpath := joinPath(path, f.name)
-		plan, err := a.analyze(f.typ, fpath)
+		fpath := joinPath(path, f.Name)
+		fs, err := a.analyze(f.Type, fpath)
 		if err != nil {
-			delete(a.plans, n.typ)
+			delete(a.shapes, n.Type)
 			return nil, err
 		}
 		tags, err := checkTags(f, fpath)
 		if err != nil {
-			delete(a.plans, n.typ)
+			delete(a.shapes, n.Type)
 			return nil, err
 		}
-		pf := planField{field: f, plan: plan, def: tags.def}
+		pf := f
+		pf.Shape, pf.Default = fs, tags.def
 		if a.output {
-			pf.required = !f.omitempty
+			pf.Required = !f.OmitEmpty
 		} else {
-			pf.required = tags.required || !(f.omitempty || f.typ.Kind() == reflect.Pointer || tags.def != nil)
+			pf.Required = tags.required || !(f.OmitEmpty || f.Type.Kind() == reflect.Pointer || tags.def != nil)
 		}
 		if tags.def != nil {
-			n.hasDef = true
+			n.HasDefault = true
 		}
-		n.byName[f.name] = len(n.fields)
-		n.fields = append(n.fields, pf)
+		n.byName[f.Name] = len(n.Fields)
+		n.Fields = append(n.Fields, pf)
 	}
 	return n, nil
 }
 
-// hasHook reports whether a plan reaches a type with its own JSONSchema().
-func hasHook(n *node, seen map[*node]bool) bool {
+// hasHook reports whether a shape reaches a type with its own JSONSchema().
+func hasHook(n *Shape, seen map[*Shape]bool) bool {
 	if n == nil || seen[n] {
 		return false
 	}
 	seen[n] = true
-	if n.kind == kHook || hasHook(n.elem, seen) {
+	if n.Kind == Hook || hasHook(n.Elem, seen) {
 		return true
 	}
-	for _, f := range n.fields {
-		if hasHook(f.plan, seen) {
+	for _, f := range n.Fields {
+		if hasHook(f.Shape, seen) {
 			return true
 		}
 	}
 	return false
 }
 
-// markDefaults sets hasDefDeep on every node that has a default at or
-// below it. Plans of recursive types are cyclic: it iterates to a fixpoint.
-func markDefaults(root *node) {
-	var all []*node
-	seen := map[*node]bool{}
-	var collect func(n *node)
-	collect = func(n *node) {
+// markDefaults sets DefaultBelow on every shape that has a default at or
+// below it. Shapes of recursive types are cyclic: it iterates to a fixpoint.
+func markDefaults(root *Shape) {
+	var all []*Shape
+	seen := map[*Shape]bool{}
+	var collect func(n *Shape)
+	collect = func(n *Shape) {
 		if n == nil || seen[n] {
 			return
 		}
 		seen[n] = true
 		all = append(all, n)
-		collect(n.elem)
-		for _, f := range n.fields {
-			collect(f.plan)
+		collect(n.Elem)
+		for _, f := range n.Fields {
+			collect(f.Shape)
 		}
 	}
 	collect(root)
 	for changed := true; changed; {
 		changed = false
 		for _, n := range all {
-			deep := n.hasDef || n.elem != nil && n.elem.hasDefDeep
-			for _, f := range n.fields {
-				deep = deep || f.plan.hasDefDeep
+			deep := n.HasDefault || n.Elem != nil && n.Elem.DefaultBelow
+			for _, f := range n.Fields {
+				deep = deep || f.Shape.DefaultBelow
 			}
-			if deep && !n.hasDefDeep {
-				n.hasDefDeep, changed = true, true
+			if deep && !n.DefaultBelow {
+				n.DefaultBelow, changed = true, true
 			}
 		}
 	}

@@ -1,4 +1,4 @@
-package toolreg
+package reflectschema
 
 import (
 	"encoding/json"
@@ -71,22 +71,22 @@ func tagClass(t reflect.Type) string {
 	return ""
 }
 
-func checkTags(f field, path string) (tagInfo, error) {
+func checkTags(f Field, path string) (tagInfo, error) {
 	var info tagInfo
 	refuse := func(why, fix string) (tagInfo, error) {
-		return info, &DeclarationError{Path: path, Type: f.typ.String(), Why: why, Fix: fix}
+		return info, &Error{Path: path, Type: f.Type.String(), Why: why, Fix: fix}
 	}
-	if f.tag.Get("jsonschema_extras") != "" {
+	if f.Tag.Get("jsonschema_extras") != "" {
 		return refuse("jsonschema_extras copies keywords into the schema unchecked", "use the keywords of the jsonschema tag")
 	}
-	raw, ok := f.tag.Lookup("jsonschema")
+	raw, ok := f.Tag.Lookup("jsonschema")
 	if !ok || raw == "" {
 		return info, nil
 	}
-	class := tagClass(f.typ)
+	class := tagClass(f.Type)
 	var elemClass string
 	if class == "array" {
-		elemClass = tagClass(deref(f.typ).Elem())
+		elemClass = tagClass(deref(f.Type).Elem())
 		if elemClass == "array" {
 			elemClass = "" // the reflector does not reach nested arrays
 		}
@@ -129,7 +129,7 @@ func checkTags(f field, path string) (tagInfo, error) {
 		if (class == "array" || target != "string") && strings.Contains(val, "=") {
 			return refuse(fmt.Sprintf("the value of %q contains '=', which the reflector silently drops here", key), "remove the '=' (use \\x3d in a pattern)")
 		}
-		if err := checkKeywordValue(f.typ, target, key, val); err != nil {
+		if err := checkKeywordValue(f.Type, target, key, val); err != nil {
 			return refuse(err.Error(), "write a value of the field's type")
 		}
 		if key == "default" {
@@ -253,7 +253,7 @@ func checkKeywordValue(t reflect.Type, target, key, val string) error {
 			if !r.IsInt() {
 				return fmt.Errorf("%s=%q is not an integer", key, val)
 			}
-			lo, hi := intRange(elemOrSelf(t))
+			lo, hi := IntRange(elemOrSelf(t))
 			if r.Cmp(lo) < 0 || r.Cmp(hi) > 0 {
 				return fmt.Errorf("%s=%q is outside the range of %s", key, val, elemOrSelf(t))
 			}

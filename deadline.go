@@ -1,0 +1,113 @@
+package toolreg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+)
+
+// A call ends on time whatever its function does: when its context is
+// done (a timeout of the tool, the registry or the caller, or a
+// cancellation), the caller gets a timeout or cancellation Output at once.
+// The goroutine running a function that ignores its context cannot be
+// stopped: it is abandoned, runs on until the function returns, and its
+// Output is dropped. A registry counts the goroutines it abandoned
+// (Registry.Abandoned) and refuses new calls while they reach its bound
+// (WithMaxAbandoned), so that a tool that hangs cannot pile up goroutines
+// without end.
+
+// bound runs fn and returns its Output, or a timeout or cancellation
+// Output as soon as ctx is done. An abandoned fn is counted in abandoned
+// (when not nil) until it returns.
+func bound(ctx context.Context, tool string, timeout time.Duration, abandoned *atomic.Int64, fn func(context.Context) Output) Output {
+	b := &boundCall{done: make(chan Output, 1)} // buffered: an abandoned fn never blocks
+	go func() {
+		var out Output
+		defer func() {
+			if r := recover(); r != nil { // a middleware may panic
+				out = internalOutput(tool, r, debug.Stack())
+			}
+			b.done <- out
+			if !b.state.CompareAndSwap(running, finished) && abandoned != nil {
+				abandoned.Add(-1) // it was abandoned, and is over now
+			}
+		}()
+		out = fn(ctx)
+	}()
+	select {
+	case out := <-b.done:
+		return out
+	case <-ctx.Done():
+		if !b.state.CompareAndSwap(running, given) {
+			return <-b.done // finished just in time
+		}
+		if abandoned != nil {
+			abandoned.Add(1)
+		}
+		return contextOutput(tool, ctx.Err(), timeout)
+	}
+}
+
+type boundCall struct {
+	done  chan Output
+	state atomic.Int32
+}
+
+// The states of a bound call: its function is running, has finished, or
+// was abandoned (the caller has been given up on it).
+const (
+	running int32 = iota
+	finished
+	given
+)
+
+// registryCall is what a registry tells the call it runs, through the
+// context.
+type registryCall struct {
+	bounded bool // the registry bounds the call: run the function inline
+	reached bool // the call went through the middleware to the tool
+}
+
+type registryCallKey struct{}
+
+func registryCallOf(ctx context.Context) *registryCall {
+	rc, _ := ctx.Value(registryCallKey{}).(*registryCall)
+	return rc
+}
+
+func boundByRegistry(ctx context.Context) bool {
+	rc := registryCallOf(ctx)
+	return rc != nil && rc.bounded
+}
+
+// ErrOverloaded: a registry refused a call because as many calls as its
+// WithMaxAbandoned bound are still running after their deadline.
+var ErrOverloaded = errors.New("too many calls still running after their deadline")
+
+func overloadedOutput(tool string, n int64) Output {
+	return Output{
+		Text:    fmt.Sprintf("tool %q cannot take calls now: earlier calls are still running past their deadline; go on without it or try again later", tool),
+		IsError: true,
+		Err:     fmt.Errorf("%w: %d abandoned calls of the registry are still running", ErrOverloaded, n),
+	}
+}
+
+// contextOutput reports a call ended by its context: a timeout (of the
+// tool, the registry or the caller) or a cancellation.
+func contextOutput(tool string, err error, timeout time.Duration) Output {
+	if errors.Is(err, context.DeadlineExceeded) {
+		text := fmt.Sprintf("tool %q did not finish before its deadline; try again later, perhaps with a smaller request, or go on without it", tool)
+		if timeout > 0 {
+			text = fmt.Sprintf("tool %q did not finish within %v; try again later, perhaps with a smaller request, or go on without it", tool, timeout)
+		}
+		return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: tool %q: %w", ErrTimeout, tool, err)}
+	}
+	return Output{
+		Text:    fmt.Sprintf("the call to tool %q was cancelled", tool),
+		IsError: true,
+		Err:     fmt.Errorf("tool %q: %w", tool, err),
+	}
+}

@@ -1,0 +1,190 @@
+package toolreg
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// eventually polls cond until it holds or a second has passed.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Second); !cond(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not after a second", what)
+		}
+	}
+}
+
+func TestAbandonedCallsAreBoundedAndCounted(t *testing.T) {
+	release := make(chan struct{})
+	r := NewRegistry(WithDefaultTimeout(5*time.Millisecond), WithMaxAbandoned(10))
+	r.MustAdd(stuck("slow", release), echoTool("echo"))
+	before := runtime.NumGoroutine()
+
+	var timeouts, refused int
+	for range 200 {
+		out := r.Call(context.Background(), "slow", nil)
+		switch {
+		case errors.Is(out.Err, ErrTimeout):
+			timeouts++
+		case errors.Is(out.Err, ErrOverloaded):
+			refused++
+			if !strings.Contains(out.Text, "go on without it or try again later") {
+				t.Errorf("refusal reads %q", out.Text)
+			}
+		default:
+			t.Fatalf("unexpected %+v", out)
+		}
+	}
+	if timeouts != 10 || refused != 190 || r.Abandoned() != 10 {
+		t.Errorf("%d timeouts, %d refusals, %d abandoned; want 10, 190, 10", timeouts, refused, r.Abandoned())
+	}
+	if grown := runtime.NumGoroutine() - before; grown > 15 {
+		t.Errorf("200 calls of a tool that ignores its context left %d goroutines", grown)
+	}
+	// Any tool is refused while the bound is reached: the goroutines are
+	// the registry's.
+	if out := r.Call(context.Background(), "echo", []byte(`{"s":"x"}`)); !errors.Is(out.Err, ErrOverloaded) {
+		t.Errorf("echo while overloaded: %+v", out)
+	}
+
+	close(release)
+	eventually(t, "abandoned calls counted down", func() bool { return r.Abandoned() == 0 })
+	if out := r.Call(context.Background(), "echo", []byte(`{"s":"x"}`)); out.IsError {
+		t.Errorf("echo after the abandoned calls ended: %+v", out)
+	}
+}
+
+func TestCancelledCallAllLeavesOneCountedGoroutinePerCall(t *testing.T) {
+	release := make(chan struct{})
+	r := NewRegistry()
+	r.MustAdd(stuck("slow", release))
+	before := runtime.NumGoroutine()
+	ctx, cancel := context.WithCancel(context.Background())
+	calls := make([]ToolCall, 8)
+	for i := range calls {
+		calls[i] = ToolCall{Name: "slow"}
+	}
+	time.AfterFunc(10*time.Millisecond, cancel)
+	outs := r.CallAll(ctx, calls)
+	for _, out := range outs {
+		if !errors.Is(out.Err, context.Canceled) {
+			t.Fatalf("got %+v", out)
+		}
+	}
+	eventually(t, "one goroutine per call, each counted", func() bool {
+		return runtime.NumGoroutine()-before == 8 && r.Abandoned() == 8
+	})
+	close(release)
+	eventually(t, "no goroutine left", func() bool { return runtime.NumGoroutine() <= before && r.Abandoned() == 0 })
+}
+
+func TestDeadlinesBoundMiddleware(t *testing.T) {
+	never := func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
+			select {} // never calls next, ignores ctx
+		})
+	}
+	tests := []struct {
+		name string
+		reg  *Registry
+		ctx  func() (context.Context, context.CancelFunc)
+		want error
+	}{
+		{"registry timeout", NewRegistry(WithDefaultTimeout(20 * time.Millisecond)), func() (context.Context, context.CancelFunc) {
+			return context.WithCancel(context.Background())
+		}, ErrTimeout},
+		{"caller deadline", NewRegistry(), func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 20*time.Millisecond)
+		}, ErrTimeout},
+		{"tool timeout", NewRegistry(), func() (context.Context, context.CancelFunc) {
+			return context.WithCancel(context.Background())
+		}, ErrTimeout},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.reg.MustAdd(MustNew("quick", "Answers at once.", func(context.Context, struct{}) (string, error) { return "ok", nil }, WithTimeout(20*time.Millisecond)))
+			tt.reg.Use(never)
+			ctx, cancel := tt.ctx()
+			defer cancel()
+			start := time.Now()
+			out := tt.reg.Call(ctx, "quick", nil)
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("returned after %v", d)
+			}
+			if !errors.Is(out.Err, tt.want) {
+				t.Errorf("got %+v, want %v", out, tt.want)
+			}
+		})
+	}
+}
+
+func TestEmptyOutputFromMiddlewareIsAnInternalError(t *testing.T) {
+	empty := MustNew("empty", "Returns the empty string.", func(context.Context, struct{}) (string, error) { return "", nil })
+	tests := []struct {
+		name string
+		mw   Middleware
+		want error // nil: an empty success
+	}{
+		{"answers without the tool", func(Handler) Handler {
+			return HandlerFunc(func(context.Context, ToolCall) Output { return Output{} })
+		}, ErrInternal},
+		{"passes the tool's empty result on", func(next Handler) Handler { return next }, nil},
+		{"calls the tool, returns its own empty Output", func(next Handler) Handler {
+			return HandlerFunc(func(ctx context.Context, call ToolCall) Output { next.HandleCall(ctx, call); return Output{} })
+		}, nil},
+	}
+	for _, tt := range tests {
+		for _, ctx := range []context.Context{context.Background(), t.Context()} {
+			r := NewRegistry()
+			r.MustAdd(empty)
+			r.Use(tt.mw)
+			out := r.Call(ctx, "empty", nil)
+			if tt.want == nil && out.IsError || tt.want != nil && !errors.Is(out.Err, tt.want) {
+				t.Errorf("%s: got %+v, want %v", tt.name, out, tt.want)
+			}
+			if tt.want != nil && strings.Contains(out.Text, "middleware") {
+				t.Errorf("%s: the model reads an internal detail: %q", tt.name, out.Text)
+			}
+		}
+	}
+}
+
+func TestOnAddListenersInOrderAndAPanicCannotBreakAdd(t *testing.T) {
+	var logged bytes.Buffer
+	r := NewRegistry(WithLogger(slog.New(slog.NewTextHandler(&logged, nil))))
+	var order []string
+	for _, name := range []string{"first", "panics", "third", "fourth"} {
+		r.OnAdd(func(added []AnyTool) {
+			order = append(order, name)
+			if name == "panics" {
+				panic("listener bug")
+			}
+		})
+	}
+	remove := r.OnAdd(func([]AnyTool) { order = append(order, "removed") })
+	remove()
+	for range 3 {
+		order = nil
+		if err := r.Add(echoTool("echo" + string(rune('a'+r.Len())))); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff([]string{"first", "panics", "third", "fourth"}, order); diff != "" {
+			t.Errorf("listeners called (-want +got):\n%s", diff)
+		}
+	}
+	if r.Len() != 3 {
+		t.Errorf("%d tools", r.Len())
+	}
+	if !strings.Contains(logged.String(), "listener bug") || strings.Count(logged.String(), "OnAdd listener panicked") != 3 {
+		t.Errorf("log:\n%s", logged.String())
+	}
+}

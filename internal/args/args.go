@@ -1,0 +1,155 @@
+// Package args checks a model's call arguments against a tool's canonical
+// schema and decodes them into the tool's Args value, in one entry: Compile
+// once at declaration, then Decode bytes into a value or get the problems,
+// worded for the model.
+//
+// Two paths give the same verdict and the same values:
+//
+//   - The fast path (fast.go) reads the bytes once with jsontext, checking
+//     the keywords of the schema as it decodes. It decides every call it
+//     fully understands, valid or not, at a cost proportional to the value
+//     the function receives.
+//   - The reference path (tree.go, validate.go, decode.go) parses the
+//     arguments into a JSON tree, validates the tree with the compiled JSON
+//     Schema (santhosh-tekuri/jsonschema) and decodes the Args value from
+//     that very tree. It decides what the fast path does not understand (a
+//     type's own JSONSchema(), keywords it does not check) and words the
+//     problems of small invalid calls, where the validator is the
+//     reference; the fast path words large ones, whose tree the validator
+//     would need hundreds of bytes per value to walk.
+//
+// Both read JSON as I-JSON (RFC 7493): a member name twice in one object and
+// invalid UTF-8 are refused, so no reader can see a value another missed.
+// The tests and a fuzz target check that the paths agree.
+package args
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolreg/toolreg/internal/reflectschema"
+)
+
+// Limits bound what one call may cost, checked before anything is parsed.
+type Limits struct {
+	MaxBytes  int // the arguments' length
+	MaxDepth  int // nesting of objects and arrays
+	MaxValues int // array items and object members, at every depth
+}
+
+// Problem is one thing wrong with a call's arguments.
+type Problem struct {
+	Path    string // "city", "stops[2].name", "" for the arguments object
+	Message string // what was expected, what was given, what is allowed
+}
+
+// Checker checks and decodes the arguments of one tool. It is immutable
+// after Compile and safe for concurrent use.
+type Checker struct {
+	shape  *reflectschema.Shape
+	schema json.RawMessage
+	fast   *fnode
+	limits Limits
+
+	// The reference validator, compiled on first use unless the schema
+	// holds text a person wrote (a type's own JSONSchema()): calls the fast
+	// path decides never need it, so declaring many tools stays cheap. Every
+	// part of a reflected schema that could fail to compile (a pattern) is
+	// checked by Compile.
+	compileOnce  sync.Once
+	validator    *jsonschema.Schema
+	validatorErr error
+}
+
+// Compile prepares the checker of a tool whose Args have shape and whose
+// canonical schema is schema.
+func Compile(shape *reflectschema.Shape, schema json.RawMessage, limits Limits) (*Checker, error) {
+	c := &Checker{shape: shape, schema: schema, limits: limits}
+	fast, err := fastPlan(shape, schema)
+	if err != nil {
+		return nil, err
+	}
+	c.fast = fast
+	if shape.HasHook() {
+		if _, err := c.compiled(); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// referenceWords is the size of call, in values, up to which the problems
+// of an invalid call are worded from the validator's own errors, as most
+// invalid calls are. Beyond it the fast path's problems are used (the
+// tests hold the two to the same words): the validator spends about a
+// kilobyte on each value it walks, which would make a call cost a hundred
+// times its size.
+const referenceWords = 16
+
+// Decode checks args and decodes them into dst, a settable value of the
+// Args type. Empty, blank and null arguments mean {}. On problems, dst may
+// hold part of the arguments and must not be used. An error is the
+// library's own failure (the validator did not compile), not the call's.
+func (c *Checker) Decode(args []byte, dst reflect.Value) ([]Problem, error) {
+	args = trimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		args = []byte("{}")
+	}
+	if len(args) > c.limits.MaxBytes {
+		return []Problem{{Message: fmt.Sprintf("the arguments are %d bytes long; the limit is %d: send less", len(args), c.limits.MaxBytes)}}, nil
+	}
+	values, sizes, p := scan(args, c.limits)
+	if p != nil {
+		return []Problem{*p}, nil
+	}
+	if c.fast != nil {
+		verdict, problems := c.fast.run(args, sizes, dst)
+		switch {
+		case verdict == accepted:
+			return nil, nil
+		case verdict == rejected && values > referenceWords:
+			return problems, nil
+		}
+		dst.SetZero()
+	}
+	return c.reference(args, dst)
+}
+
+// reference is the reference path: parse, validate, decode the tree.
+func (c *Checker) reference(args []byte, dst reflect.Value) ([]Problem, error) {
+	tree, raws, p := parseTree(args, c.shape)
+	if p != nil {
+		return []Problem{*p}, nil
+	}
+	validator, err := c.compiled()
+	if err != nil {
+		return nil, err
+	}
+	if err := validator.Validate(tree); err != nil {
+		return capProblems(problems(err, tree, c.shape)), nil
+	}
+	if p := decodeTree(c.shape, dst, tree, raws); p != nil {
+		return []Problem{*p}, nil
+	}
+	return nil, nil
+}
+
+// compiled returns the reference validator, compiling it on first use.
+func (c *Checker) compiled() (*jsonschema.Schema, error) {
+	c.compileOnce.Do(func() {
+		c.validator, c.validatorErr = compileSchema(c.schema)
+		if c.validatorErr != nil {
+			c.validatorErr = fmt.Errorf("the arguments schema does not compile: %v", c.validatorErr)
+		}
+	})
+	return c.validator, c.validatorErr
+}
+
+// CompileSchema compiles a schema as the reference validator does: draft
+// 2020-12, formats asserted. Use it to check a schema written by hand.
+func CompileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
+	return compileSchema(schema)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package toolreg
+
+const raceEnabled = false
