@@ -67,11 +67,26 @@ const (
 // registryCall is what a registry tells the call it runs, through the
 // context.
 type registryCall struct {
+	info    CallInfo
 	bounded bool // the registry bounds the call: run the function inline
 	reached bool // the call went through the middleware to the tool
 }
 
 type registryCallKey struct{}
+
+// callContext carries a registryCall: one allocation where
+// context.WithValue and the value would be two.
+type callContext struct {
+	context.Context
+	rc registryCall
+}
+
+func (c *callContext) Value(key any) any {
+	if key == (registryCallKey{}) {
+		return &c.rc
+	}
+	return c.Context.Value(key)
+}
 
 func registryCallOf(ctx context.Context) *registryCall {
 	rc, _ := ctx.Value(registryCallKey{}).(*registryCall)

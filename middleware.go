@@ -27,8 +27,12 @@ type Middleware func(next Handler) Handler
 
 // Use adds middleware to every call path of the registry: Call, CallAll,
 // and so every adapter and the MCP server. The first middleware given is
-// the outermost; later Use calls wrap inside earlier ones.
+// the outermost; later Use calls wrap inside earlier ones. Views of the
+// registry (Select) share its middleware; Use on a view panics.
 func (r *Registry) Use(mws ...Middleware) {
+	if r.view != nil {
+		panic("toolreg: Use on a view of a registry: add middleware to the registry it views")
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.mws = append(r.mws, mws...)
@@ -68,12 +72,13 @@ func Logging(logger *slog.Logger) Middleware {
 // text(err) replaces the error's own text, so that secrets or internal
 // details in errors stay with the host (Output.Err keeps everything).
 // Failures that are not the tool's own error (invalid arguments, unknown
-// tool, panic, timeout) keep their text, which holds nothing internal.
+// tool, panic, timeout) keep their text, which holds nothing internal, and
+// so does a Retry, whose text the tool wrote for the model.
 func ErrorText(text func(err error) string) Middleware {
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
 			out := next.HandleCall(ctx, call)
-			if out.IsError && errors.Is(out.Err, ErrToolFailed) {
+			if out.IsError && errors.Is(out.Err, ErrToolFailed) && !errors.Is(out.Err, ErrRetry) {
 				out.Text = text(out.Err)
 			}
 			return out

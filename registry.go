@@ -34,8 +34,10 @@ type Registry struct {
 	maxAbandoned int
 	abandoned    atomic.Int64
 	logger       *slog.Logger
+	approval     func(ToolCall) bool
 	onAdd        []listener // in registration order
 	nextID       int
+	view         *view // set on a view of another registry (Select)
 }
 
 // chain is the handler every call goes through, and whether middleware
@@ -110,12 +112,15 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 
 // Abandoned is the number of the registry's calls still running after
 // their deadline, for metrics; see WithMaxAbandoned.
-func (r *Registry) Abandoned() int { return int(r.abandoned.Load()) }
+func (r *Registry) Abandoned() int { return int(r.root().abandoned.Load()) }
 
 // Add registers tools. A nil tool, an invalid name or a name already taken
 // (in the registry or twice in tools) is an error, and then nothing is
 // added. Errors wrap ErrInvalidName or ErrDuplicateTool.
 func (r *Registry) Add(tools ...AnyTool) error {
+	if r.view != nil {
+		return fmt.Errorf("%w: a view of a registry cannot add tools; add them to the registry it views", ErrInvalidDeclaration)
+	}
 	listeners, err := r.add(tools)
 	if err != nil {
 		return err
@@ -174,6 +179,9 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 // keep a view of the registry in step: the MCP adapter tells connected
 // clients of new tools with it. The returned func removes fn.
 func (r *Registry) OnAdd(fn func(added []AnyTool)) (remove func()) {
+	if r.view != nil {
+		return r.view.onAdd(fn)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	id := r.nextID
@@ -195,18 +203,18 @@ func (r *Registry) MustAdd(tools ...AnyTool) {
 
 // Lookup returns the tool registered under name.
 func (r *Registry) Lookup(name string) (AnyTool, bool) {
-	t, ok := r.snap.Load().byName[name]
+	t, ok := r.snapshot().byName[name]
 	return t, ok
 }
 
 // Tools lists the registered tools in registration order, for emitting
 // definitions. The slice is the caller's to keep.
 func (r *Registry) Tools() []AnyTool {
-	return append([]AnyTool(nil), r.snap.Load().tools...)
+	return append([]AnyTool(nil), r.snapshot().tools...)
 }
 
 // Len is the number of registered tools.
-func (r *Registry) Len() int { return len(r.snap.Load().tools) }
+func (r *Registry) Len() int { return len(r.snapshot().tools) }
 
 // Call dispatches one call by name, through the middleware. An unknown
 // name is an Output with IsError, an Err wrapping ErrUnknownTool, and a Text
@@ -221,6 +229,9 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 // on a goroutine of its own, so that it returns on time whatever a
 // middleware or the tool does. A panicking middleware is an Output too.
 func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
+	if r.view != nil {
+		return r.view.handle(ctx, call)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			out = internalOutput(call.Name, p, debug.Stack())
@@ -247,11 +258,8 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	}
 	c := r.chain.Load()
 	bounded := ctx.Done() != nil
-	var rc *registryCall
-	if bounded || c.middleware {
-		rc = &registryCall{bounded: bounded}
-		ctx = context.WithValue(ctx, registryCallKey{}, rc)
-	}
+	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call), bounded: bounded}}
+	rc, ctx := &cc.rc, context.Context(cc)
 	if bounded {
 		out = bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return c.h.HandleCall(ctx, call) })
 	} else {
@@ -312,7 +320,7 @@ func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 		out Output
 	}
 	results := make(chan result, len(calls)) // buffered: an abandoned call never blocks
-	sem := make(chan struct{}, r.concurrency)
+	sem := make(chan struct{}, r.root().concurrency)
 	started := 0
 	for i, c := range calls {
 		select {

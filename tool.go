@@ -53,9 +53,11 @@ type Tool[Args, Result any] struct {
 type Option func(*toolOptions)
 
 type toolOptions struct {
-	title   string
-	timeout time.Duration
-	limits  args.Limits
+	title    string
+	timeout  time.Duration
+	limits   args.Limits
+	approval bool
+	tags     []string
 }
 
 // Default limits on a call's arguments, changed per tool with
@@ -95,6 +97,20 @@ func WithMaxDepth(n int) Option {
 // costs: see the README's Limits.
 func WithMaxValues(n int) Option {
 	return func(o *toolOptions) { o.limits.MaxValues = n }
+}
+
+// WithApproval makes every call of the tool wait for the host's approval:
+// a runner pauses the run with the call pending (see package agent), and
+// runs it only once the host approves. Use it for tools with effects a
+// person should confirm (send, pay, delete).
+func WithApproval() Option {
+	return func(o *toolOptions) { o.approval = true }
+}
+
+// WithTags labels the tool, for choosing which tools a step of a run offers
+// (agent.Step) and for views of a registry (Registry.Select with Tagged).
+func WithTags(tags ...string) Option {
+	return func(o *toolOptions) { o.tags = append(o.tags, tags...) }
 }
 
 // WithTitle sets a human-readable title, shown by clients that have one
@@ -196,6 +212,13 @@ func (t *Tool[A, R]) Description() string { return t.description }
 
 // Title is the human-readable title set with WithTitle, or "".
 func (t *Tool[A, R]) Title() string { return t.opts.title }
+
+// NeedsApproval reports whether the tool was declared WithApproval.
+func (t *Tool[A, R]) NeedsApproval() bool { return t.opts.approval }
+
+// Tags are the tool's labels, from WithTags. Callers must not modify the
+// returned slice.
+func (t *Tool[A, R]) Tags() []string { return t.opts.tags }
 
 // InputSchema is the canonical JSON Schema of Args, reflected once at
 // declaration. Callers must not modify the returned bytes.
@@ -309,9 +332,20 @@ func invalidOutput(tool string, ps []Problem) Output {
 }
 
 func errorOutput(tool string, err error) Output {
+	var ie *InterruptError
+	if errors.As(err, &ie) {
+		return Output{
+			Text:    fmt.Sprintf("tool %q is waiting for an answer from the host, which this call cannot give", tool),
+			IsError: true,
+			Err:     fmt.Errorf("tool %q: %w", tool, err),
+		}
+	}
 	text := err.Error()
 	if text == "" {
 		text = fmt.Sprintf("tool %q failed without saying why", tool)
+	}
+	if errors.Is(err, ErrRetry) {
+		text += "\nFix this and call the tool again."
 	}
 	return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: tool %q: %w", ErrToolFailed, tool, err)}
 }

@@ -411,7 +411,18 @@ type fastState struct {
 	problems []Problem
 	number   *Problem // the first number beyond the limits
 	digits   []byte   // scratch for decimals
+	name     []byte   // scratch for names with escapes
 	r, q     big.Rat  // scratch for multipleOf
+}
+
+// unquote returns the text of a quoted name: a view of the bytes, or of
+// the scratch buffer when it has escapes.
+func (st *fastState) unquote(quoted []byte) []byte {
+	if bytes.IndexByte(quoted, '\\') < 0 {
+		return quoted[1 : len(quoted)-1]
+	}
+	st.name, _ = jsontext.AppendUnquote(st.name[:0], quoted)
+	return st.name
 }
 
 // size is the number of items of the container whose opening bracket was
@@ -419,6 +430,10 @@ type fastState struct {
 func (st *fastState) size() int { return sizeAt(st.sizes, st.dec.InputOffset()-1) }
 
 var fastPool = sync.Pool{New: func() any { return new(fastState) }}
+
+// allowDuplicates is made once: an option is an interface value, which
+// would be allocated on every call.
+var allowDuplicates = jsontext.AllowDuplicateNames(true)
 
 var (
 	errUnsure  = errors.New("the fast path leaves this call to the reference path")
@@ -442,25 +457,32 @@ func (f *fnode) run(args []byte, sizes []span, v reflect.Value) (verdict, []Prob
 	}()
 	st.sizes = sizes
 	st.buf = *bytes.NewBuffer(args)
-	st.dec.Reset(&st.buf, jsontext.AllowDuplicateNames(true)) // see duplicates.go
+	st.dec.Reset(&st.buf, allowDuplicates) // see duplicates.go
 	err := f.decode(st, v)
 	if err == nil {
 		err = atEnd(&st.dec, args)
 	}
-	var dup *errDuplicate
 	switch {
 	case err == errUnsure:
 		return unsure, nil
-	case errors.As(err, &dup):
-		return rejected, []Problem{*duplicateProblem(dup.at, dup.name)}
 	case err != nil && err != errTooMany:
-		return rejected, []Problem{*syntaxProblem(err, st.path, args)}
+		return rejected, []Problem{*readProblem(err, st.path, args)}
 	case st.number != nil:
 		return rejected, []Problem{*st.number}
 	case len(st.problems) == 0:
 		return accepted, nil
 	}
 	return rejected, capProblems(st.problems)
+}
+
+// readProblem words an error of reading: a name met twice, or JSON that
+// is not.
+func readProblem(err error, p path, args []byte) *Problem {
+	var dup *errDuplicate
+	if errors.As(err, &dup) {
+		return duplicateProblem(dup.at, dup.name)
+	}
+	return syntaxProblem(err, p, args)
 }
 
 // capProblems sorts problems and keeps the first maxProblems, saying so.
@@ -594,14 +616,15 @@ func (f *fnode) decodeObject(st *fastState, v reflect.Value) error {
 	depth := len(st.path)
 	var unknown []string
 	for st.dec.PeekKind() != '}' {
-		tok, err := st.dec.ReadToken()
+		quoted, err := st.dec.ReadValue()
 		if err != nil {
 			return err
 		}
-		name := tok.String() // unescaped; before the next read voids tok
-		i, known := f.nameIdx[name]
-		st.path = append(st.path, key(name))
+		raw := st.unquote(quoted)
+		i, known := f.nameIdx[string(raw)] // no allocation for a lookup
 		if !known {
+			name := string(raw)
+			st.path = append(st.path, key(name))
 			// Every unknown name is a problem, so there are few to keep.
 			if slices.Contains(unknown, name) {
 				st.path = st.path[:depth]
@@ -617,6 +640,8 @@ func (f *fnode) decodeObject(st *fastState, v reflect.Value) error {
 			st.path = st.path[:depth]
 			continue
 		}
+		name := f.shape.Fields[i].Name
+		st.path = append(st.path, key(name))
 		if seenBig != nil && seenBig[i] || seenBig == nil && seenSmall&(1<<i) != 0 {
 			st.path = st.path[:depth]
 			return st.duplicate(name)

@@ -135,7 +135,7 @@ func hasSchemaHook(t reflect.Type) bool { return t.Implements(schemaHookType) }
 // faithfully and building its Shape.
 type analyzer struct {
 	output bool // describing a Result (encoding) rather than Args (decoding)
-	shapes  map[reflect.Type]*Shape
+	shapes map[reflect.Type]*Shape
 }
 
 func newAnalyzer(output bool) *analyzer {

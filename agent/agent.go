@@ -1,0 +1,71 @@
+// Package agent steers the runs of toolreg's runners (openai.RunChat,
+// openai.RunResponses, anthropic.Run, gemini.Run): the options every runner
+// takes, the hook that chooses each step's tools, the events a run reports
+// as it goes, and the state of a paused run, which the host resumes after
+// approving calls or answering a tool's question.
+//
+// The runners share one loop: a bounded number of model calls; each turn's
+// tool calls run at once through the registry, their results go back in
+// call order; calls that need approval (toolreg.WithApproval,
+// toolreg.WithApprovalPolicy) or that interrupt (toolreg.Interrupt) pause
+// the run, which returns ErrPaused and a State; retries (invalid arguments,
+// toolreg.Retry) are counted per tool and per run.
+//
+// A State is plain data that encodes as JSON, so a paused run can be
+// resumed in another process, or a day later:
+//
+//	run, err := adapter.RunChat(ctx, client, params, agent.Options{})
+//	if errors.Is(err, agent.ErrPaused) {
+//		for _, c := range run.State.Pending() {
+//			run.State.Approve(c.Key())
+//		}
+//		run, err = adapter.ResumeChat(ctx, client, params, run.State, agent.Options{})
+//	}
+package agent
+
+import (
+	"context"
+	"errors"
+)
+
+// Options bound, steer and observe a run. The zero value is usable.
+type Options struct {
+	// MaxSteps bounds the model calls of a run, resumed runs included;
+	// 0 means DefaultMaxSteps.
+	MaxSteps int
+	// MaxRetries bounds the failed calls of one tool in a row (invalid
+	// arguments, toolreg.Retry); past it the run stops with
+	// toolreg.ErrTooManyRetries. 0 means DefaultMaxRetries; < 0, no bound.
+	MaxRetries int
+	// MaxRunRetries bounds the failed calls of the whole run, of any tool.
+	// 0 means DefaultMaxRunRetries; < 0, no bound.
+	MaxRunRetries int
+	// PrepareStep, if set, is called before each model call: it may
+	// choose the step's tools and tool choice. An error ends the run.
+	PrepareStep func(ctx context.Context, s *Step) error
+	// OnEvent, if set, sees what happens as it happens: the model's text
+	// and tool calls (as they stream, for the streaming runners), each
+	// call's result, each step's end with its usage. It runs on the run's
+	// goroutine and must not block for long.
+	OnEvent func(Event)
+}
+
+// Defaults of Options.
+const (
+	DefaultMaxSteps      = 10
+	DefaultMaxRetries    = 3
+	DefaultMaxRunRetries = 10
+)
+
+// ErrPaused: the run is waiting for the host: calls need approval or
+// answers (State.Pending). Decide them, then resume the run with the
+// State.
+var ErrPaused = errors.New("the run is waiting for the host")
+
+// ErrUndecided: a run was resumed while calls of its State still wait for
+// the host.
+var ErrUndecided = errors.New("calls of the run still wait for the host")
+
+// ErrInvalidStep: PrepareStep chose a tool the registry does not hold, or a
+// tool choice outside the step's tools.
+var ErrInvalidStep = errors.New("invalid step")

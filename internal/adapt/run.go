@@ -1,0 +1,337 @@
+package adapt
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+)
+
+// Provider is one provider's side of the agent loop: asking the model and
+// keeping its transcript. Everything else (steps, approvals, interrupts,
+// retries, stops, events, the State) is the loop's, the same for all.
+type Provider interface {
+	// Ask makes one model call, offering the step's tools with its tool
+	// choice, and returns the calls the model asked for: none when it
+	// answered, and Again when it paused its turn (to be asked again
+	// without running anything). It adds the model's message to the
+	// transcript. It reports what streams through emit, and hands each call
+	// whose arguments are complete to ready with its index in the turn, so
+	// that it may start while the model writes the next.
+	Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(i int, call toolreg.ToolCall)) (Reply, error)
+	// Answer adds the results of a turn's calls to the transcript, in the
+	// calls' order.
+	Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error
+	// Save writes the transcript (and cursor) into s.
+	Save(s *agent.State) error
+}
+
+// Reply is what one model call asked for.
+type Reply struct {
+	Calls []toolreg.ToolCall
+	Again bool
+}
+
+// Run is one run of the loop.
+type Run struct {
+	Registry *toolreg.Registry
+	Provider Provider
+	Name     string // the provider's name, in CallInfo and the State
+	Options  agent.Options
+	State    *agent.State // the run's state; a paused one when resuming
+}
+
+// Do runs the loop until the model answers, the run pauses (agent.ErrPaused)
+// or it ends with an error. The State is brought up to date whatever the
+// outcome.
+func (r *Run) Do(ctx context.Context) (err error) {
+	st := r.State
+	if st.Provider != "" && st.Provider != r.Name {
+		return fmt.Errorf("agent: a state of provider %q cannot resume on %q", st.Provider, r.Name)
+	}
+	st.Provider = r.Name
+	if st.Retries == nil {
+		st.Retries = map[string]int{}
+	}
+	defer func() {
+		if serr := r.Provider.Save(st); serr != nil && err == nil {
+			err = fmt.Errorf("agent: saving the run's state: %w", serr)
+		}
+	}()
+	if len(st.Turn) > 0 {
+		if pending := st.Pending(); len(pending) > 0 {
+			return fmt.Errorf("%w: %s (%s)", agent.ErrUndecided, pending[0].Key(), pending[0].Status)
+		}
+		turn := st.Turn
+		st.Turn = nil
+		if err := r.finish(ctx, st.Steps, turn, nil); err != nil {
+			return err
+		}
+	}
+	maxSteps := r.Options.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = agent.DefaultMaxSteps
+	}
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if st.Steps >= maxSteps {
+			return fmt.Errorf("%w (%d): the model has not finished", toolreg.ErrMaxSteps, maxSteps)
+		}
+		st.Steps++
+		step := agent.NewStep(st.Steps, r.Registry)
+		if r.Options.PrepareStep != nil {
+			if err := r.Options.PrepareStep(ctx, step); err != nil {
+				return err
+			}
+		}
+		if err := step.Check(); err != nil {
+			return err
+		}
+		early := r.starter(ctx, st.Steps)
+		turn, err := r.Provider.Ask(ctx, step, r.emit, early.start)
+		if err != nil || turn.Again || len(turn.Calls) == 0 {
+			early.stop() // a call started before the model failed is cancelled
+			if err != nil || !turn.Again {
+				return err
+			}
+			continue
+		}
+		calls := make([]agent.Call, len(turn.Calls))
+		for i, c := range turn.Calls {
+			if !early.readied(i) {
+				r.emit(agent.Event{Kind: agent.CallReady, Step: st.Steps, Call: c})
+			}
+			calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
+			if r.Registry.NeedsApproval(c) {
+				calls[i].Status = agent.StatusApproval
+			}
+		}
+		if err := r.finish(ctx, st.Steps, calls, early); err != nil {
+			return err
+		}
+	}
+}
+
+// finish runs the calls of a turn that may run (the approved, the answered;
+// early holds those already started), pauses the run (agent.ErrPaused) if
+// calls wait for the host, and otherwise sends the results back. An error
+// ends the run.
+func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *starter) error {
+	st := r.State
+	outs := make([]*toolreg.Output, len(calls))
+	var run []int
+	for i, c := range calls {
+		switch c.Status {
+		case agent.StatusDone:
+			out := c.Result.Output()
+			outs[i] = &out
+		case agent.StatusRejected:
+			reason := c.Reason
+			if reason == "" {
+				reason = "no reason given"
+			}
+			out := toolreg.Output{Text: fmt.Sprintf("the host did not allow this call of %q: %s", c.Name, reason), IsError: true, Err: errRejected}
+			outs[i] = &out
+		case agent.StatusApproved, agent.StatusAnswered:
+			run = append(run, i)
+		}
+	}
+	if early != nil {
+		started := early.wait()
+		for _, i := range run {
+			if out, ok := started[i]; ok && calls[i].Status == agent.StatusApproved {
+				outs[i] = &out
+			}
+		}
+	}
+	var toRun []toolreg.ToolCall
+	var toRunAt []int
+	for _, i := range run {
+		if outs[i] == nil {
+			toRun = append(toRun, calls[i].ToolCall())
+			toRunAt = append(toRunAt, i)
+		}
+	}
+	if len(toRun) > 0 {
+		results := r.Registry.CallAll(r.callContext(ctx, step, calls), toRun)
+		for j, i := range toRunAt {
+			outs[i] = &results[j]
+		}
+	}
+
+	// Interrupts and approvals still to give pause the run, unless a tool
+	// stopped it.
+	var stop []error
+	paused := false
+	for i := range calls {
+		c := &calls[i]
+		if out := outs[i]; out != nil {
+			var ie *toolreg.InterruptError
+			if errors.As(out.Err, &ie) {
+				c.Status, c.Question, c.Answer, outs[i] = agent.StatusInterrupted, ie.Question, nil, nil
+				paused = true
+				continue
+			}
+			c.Status, c.Result = agent.StatusDone, agent.ResultOf(*out)
+			if errors.Is(out.Err, toolreg.ErrStopRun) {
+				stop = append(stop, out.Err)
+			}
+			continue
+		}
+		paused = paused || c.Status == agent.StatusApproval
+	}
+	if paused && len(stop) == 0 {
+		st.Turn = calls
+		return agent.ErrPaused
+	}
+
+	tcalls := make([]toolreg.ToolCall, len(calls))
+	touts := make([]toolreg.Output, len(calls))
+	for i, c := range calls {
+		tcalls[i] = c.ToolCall()
+		if outs[i] == nil { // waiting, but a tool stopped the run
+			touts[i] = toolreg.Output{Text: fmt.Sprintf("the call of %q did not run: the run was stopped", c.Name), IsError: true, Err: toolreg.ErrStopRun}
+			continue
+		}
+		touts[i] = *outs[i]
+	}
+	if err := r.Provider.Answer(tcalls, touts); err != nil {
+		return err
+	}
+	for i, c := range tcalls {
+		r.emit(agent.Event{Kind: agent.CallResult, Step: step, Call: c, Output: touts[i]})
+	}
+	if len(stop) > 0 {
+		return errors.Join(stop...)
+	}
+	return r.countRetries(tcalls, touts)
+}
+
+var errRejected = errors.New("the host rejected the call")
+
+// countRetries counts the calls a model got wrong, and ends the run past
+// the options' bounds.
+func (r *Run) countRetries(calls []toolreg.ToolCall, outs []toolreg.Output) error {
+	st := r.State
+	for i, c := range calls {
+		switch out := outs[i]; {
+		case errors.Is(out.Err, toolreg.ErrInvalidArguments) || errors.Is(out.Err, toolreg.ErrRetry):
+			st.Retries[c.Name]++
+			st.RunRetries++
+		case !out.IsError:
+			delete(st.Retries, c.Name)
+		}
+	}
+	perTool, perRun := bound(r.Options.MaxRetries, agent.DefaultMaxRetries), bound(r.Options.MaxRunRetries, agent.DefaultMaxRunRetries)
+	for _, c := range calls {
+		if n := st.Retries[c.Name]; perTool >= 0 && n > perTool {
+			return fmt.Errorf("%w: tool %q failed %d times in a row (the bound is %d)", toolreg.ErrTooManyRetries, c.Name, n, perTool)
+		}
+	}
+	if perRun >= 0 && st.RunRetries > perRun {
+		return fmt.Errorf("%w: %d failed calls in the run (the bound is %d)", toolreg.ErrTooManyRetries, st.RunRetries, perRun)
+	}
+	return nil
+}
+
+func bound(n, def int) int {
+	if n == 0 {
+		return def
+	}
+	return n
+}
+
+// callContext tells each call of the turn its CallInfo.
+func (r *Run) callContext(ctx context.Context, step int, calls []agent.Call) context.Context {
+	answers := map[string]json.RawMessage{}
+	for _, c := range calls {
+		if c.Status == agent.StatusAnswered {
+			answers[c.Key()] = c.Answer
+		}
+	}
+	keys := map[string]string{} // by id, for calls that have one
+	retries := map[string]int{}
+	for name, n := range r.State.Retries {
+		retries[name] = n
+	}
+	for _, c := range calls {
+		keys[c.ID] = c.Key()
+	}
+	return toolreg.WithCallInfo(ctx, func(call toolreg.ToolCall) toolreg.CallInfo {
+		info := toolreg.CallInfo{Step: step, Provider: r.Name, Attempt: retries[call.Name] + 1}
+		if call.ID != "" {
+			info.Answer = answers[keys[call.ID]]
+		} else {
+			for _, c := range calls { // no id: match by name and arguments
+				if c.ID == "" && c.Name == call.Name && string(c.Arguments) == string(call.Arguments) {
+					info.Answer = answers[c.Key()]
+				}
+			}
+		}
+		return info
+	})
+}
+
+func (r *Run) emit(e agent.Event) {
+	if r.Options.OnEvent != nil {
+		r.Options.OnEvent(e)
+	}
+}
+
+// starter runs the calls a streaming provider hands over while the model
+// is still writing: those that need no approval start at once.
+type starter struct {
+	r      *Run
+	ctx    context.Context
+	cancel context.CancelFunc
+	step   int
+	mu     sync.Mutex
+	wg     sync.WaitGroup
+	ready  map[int]bool
+	outs   map[int]toolreg.Output
+}
+
+func (r *Run) starter(ctx context.Context, step int) *starter {
+	ctx, cancel := context.WithCancel(ctx)
+	return &starter{r: r, ctx: ctx, cancel: cancel, step: step, ready: map[int]bool{}, outs: map[int]toolreg.Output{}}
+}
+
+func (s *starter) readied(i int) bool { return s.ready[i] }
+
+func (s *starter) start(i int, call toolreg.ToolCall) {
+	s.ready[i] = true
+	s.r.emit(agent.Event{Kind: agent.CallReady, Step: s.step, Call: call})
+	if s.r.Registry.NeedsApproval(call) {
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		calls := []agent.Call{{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}}
+		out := s.r.Registry.CallAll(s.r.callContext(s.ctx, s.step, calls), []toolreg.ToolCall{call})[0]
+		s.mu.Lock()
+		s.outs[i] = out
+		s.mu.Unlock()
+	}()
+}
+
+// stop cancels the calls started early and waits for them to end, which
+// the registry makes prompt.
+func (s *starter) stop() {
+	s.cancel()
+	s.wg.Wait()
+}
+
+// wait returns the outputs of the calls started early, by index, once they
+// are over.
+func (s *starter) wait() map[int]toolreg.Output {
+	s.wg.Wait()
+	s.cancel()
+	return s.outs
+}
