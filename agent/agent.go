@@ -48,6 +48,32 @@ type Options struct {
 	// call's result, each step's end with its usage. It runs on the run's
 	// goroutine and must not block for long.
 	OnEvent func(Event)
+	// Observer, if set, sees the run and each model call in it begin and
+	// end, with contexts of its own: package toolreg/otel's opens
+	// OpenTelemetry spans, and the tools' calls run under the run's.
+	Observer Observer
+}
+
+// Observer sees the structure of a run: the run, and each model call
+// inside it. Each start returns the context the rest runs in (the tools of
+// the run run under RunStarted's), which its end receives.
+type Observer interface {
+	RunStarted(ctx context.Context, run RunInfo) context.Context
+	RunEnded(ctx context.Context, run RunInfo, err error)
+	ModelCallStarted(ctx context.Context, call ModelCall) context.Context
+	ModelCallEnded(ctx context.Context, call ModelCall, usage Usage, err error)
+}
+
+// RunInfo names a run for an Observer.
+type RunInfo struct {
+	Provider string // "openai.chat", "openai.responses", "anthropic", "gemini", ...
+	Model    string // the model asked, as the request names it
+}
+
+// ModelCall is one model call of a run, for an Observer.
+type ModelCall struct {
+	RunInfo
+	Step int
 }
 
 // Defaults of Options.

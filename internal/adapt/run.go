@@ -15,6 +15,8 @@ import (
 // keeping its transcript. Everything else (steps, approvals, interrupts,
 // retries, stops, events, the State) is the loop's, the same for all.
 type Provider interface {
+	// Model is the model the requests name.
+	Model() string
 	// Ask makes one model call, offering the step's tools with its tool
 	// choice, and returns the calls the model asked for: none when it
 	// answered, and Again when it paused its turn (to be asked again
@@ -34,6 +36,7 @@ type Provider interface {
 type Reply struct {
 	Calls []toolreg.ToolCall
 	Again bool
+	Usage agent.Usage
 }
 
 // Run is one run of the loop.
@@ -56,6 +59,11 @@ func (r *Run) Do(ctx context.Context) (err error) {
 	st.Provider = r.Name
 	if st.Retries == nil {
 		st.Retries = map[string]int{}
+	}
+	info := agent.RunInfo{Provider: r.Name, Model: r.Provider.Model()}
+	if obs := r.Options.Observer; obs != nil {
+		ctx = obs.RunStarted(ctx, info)
+		defer func() { obs.RunEnded(ctx, info, err) }()
 	}
 	defer func() {
 		if serr := r.Provider.Save(st); serr != nil && err == nil {
@@ -94,7 +102,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 			return err
 		}
 		early := r.starter(ctx, st.Steps)
-		turn, err := r.Provider.Ask(ctx, step, r.emit, early.start)
+		turn, err := r.ask(ctx, info, step, early)
 		if err != nil || turn.Again || len(turn.Calls) == 0 {
 			early.stop() // a call started before the model failed is cancelled
 			if err != nil || !turn.Again {
@@ -116,6 +124,19 @@ func (r *Run) Do(ctx context.Context) (err error) {
 			return err
 		}
 	}
+}
+
+// ask makes the step's model call, seen by the Observer.
+func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (Reply, error) {
+	obs := r.Options.Observer
+	if obs == nil {
+		return r.Provider.Ask(ctx, step, r.emit, early.start)
+	}
+	call := agent.ModelCall{RunInfo: info, Step: step.Number}
+	mctx := obs.ModelCallStarted(ctx, call)
+	reply, err := r.Provider.Ask(mctx, step, r.emit, early.start)
+	obs.ModelCallEnded(mctx, call, reply.Usage, err)
+	return reply, err
 }
 
 // finish runs the calls of a turn that may run (the approved, the answered;

@@ -42,9 +42,12 @@ func (p *script) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event),
 			ready(i, c)
 		}
 	}
-	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: agent.Usage{InputTokens: 10, OutputTokens: 5}})
-	return Reply{Calls: calls}, nil
+	usage := agent.Usage{InputTokens: 10, OutputTokens: 5}
+	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage})
+	return Reply{Calls: calls, Usage: usage}, nil
 }
+
+func (p *script) Model() string { return "scripted" }
 
 func (p *script) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
 	for i, c := range calls {
