@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // setUpdate sets the -update flag for the rest of the test.
@@ -242,15 +243,15 @@ func TestSnapshotDialects(t *testing.T) {
 		t.Errorf("header:\n%s", text[:strings.Index(text, "\n\n")])
 	}
 	// Where each dialect keeps the tool's name.
-	nameOf := map[string]func(*object) string{
-		"canonical":          func(o *object) string { return o.string("name") },
-		"openai chat":        func(o *object) string { return o.object("function").string("name") },
-		"openai chat strict": func(o *object) string { return o.object("function").string("name") },
-		"openai responses":   func(o *object) string { return o.string("name") },
-		"anthropic":          func(o *object) string { return o.string("name") },
-		"anthropic strict":   func(o *object) string { return o.string("name") },
-		"gemini":             func(o *object) string { return o.string("name") },
-		"gemini legacy":      func(o *object) string { return o.string("name") },
+	nameOf := map[string]func(*jsonvalue.Value) string{
+		"canonical":          func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"openai chat":        func(o *jsonvalue.Value) string { return stringAt(o.Get("function"), "name") },
+		"openai chat strict": func(o *jsonvalue.Value) string { return stringAt(o.Get("function"), "name") },
+		"openai responses":   func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"anthropic":          func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"anthropic strict":   func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"gemini":             func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"gemini legacy":      func(o *jsonvalue.Value) string { return stringAt(o, "name") },
 	}
 	if len(nameOf) != len(dialects) {
 		t.Fatalf("the test knows %d dialects, the package %d", len(nameOf), len(dialects))

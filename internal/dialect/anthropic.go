@@ -3,6 +3,8 @@ package dialect
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // Anthropic lowers a canonical schema for the input_schema of an Anthropic
@@ -21,37 +23,37 @@ func Anthropic(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkRoot(root, "Anthropic"); err != nil {
 		return nil, err
 	}
-	return encode(stripTooling(root)), nil
+	return stripTooling(root).Encode(), nil
 }
 
 // stripTooling returns s without the keywords addressed to tools rather
 // than validators or models, in s and every subschema.
 func stripTooling(s *value) *value {
-	if s.kind != jObject {
+	if s.Kind != jsonvalue.Object {
 		return s
 	}
-	out := &value{kind: jObject, obj: make([]member, 0, len(s.obj))}
-	for _, m := range s.obj {
-		k, v := m.key, m.val
+	out := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(s.Members))}
+	for _, m := range s.Members {
+		k, v := m.Key, m.Val
 		switch {
 		case k == "$schema" || k == "$id" || k == "$comment" || strings.HasPrefix(k, "x-"):
 			continue
-		case schemaMapKeywords[k] && v.kind == jObject:
-			nv := &value{kind: jObject, obj: make([]member, len(v.obj))}
-			for i, p := range v.obj {
-				nv.obj[i] = member{p.key, stripTooling(p.val)}
+		case schemaMapKeywords[k] && v.Kind == jsonvalue.Object:
+			nv := &value{Kind: jsonvalue.Object, Members: make([]member, len(v.Members))}
+			for i, p := range v.Members {
+				nv.Members[i] = member{Key: p.Key, Val: stripTooling(p.Val)}
 			}
 			v = nv
-		case schemaListKeywords[k] && v.kind == jArray:
-			nv := &value{kind: jArray, arr: make([]*value, len(v.arr))}
-			for i, e := range v.arr {
-				nv.arr[i] = stripTooling(e)
+		case schemaListKeywords[k] && v.Kind == jsonvalue.Array:
+			nv := &value{Kind: jsonvalue.Array, Items: make([]*value, len(v.Items))}
+			for i, e := range v.Items {
+				nv.Items[i] = stripTooling(e)
 			}
 			v = nv
 		case schemaKeywords[k]:
 			v = stripTooling(v)
 		}
-		out.obj = append(out.obj, member{k, v})
+		out.Members = append(out.Members, member{Key: k, Val: v})
 	}
 	return out
 }
@@ -87,7 +89,7 @@ var anthropicStrict = &rules{
 		"hostname": true, "uri": true, "ipv4": true, "ipv6": true, "uuid": true},
 	pattern:  simplePattern,
 	minItems: 1,
-	enum:     func(v *value) bool { return v.kind != jObject && v.kind != jArray },
+	enum:     func(v *value) bool { return v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array },
 	enumWhat: "primitive values",
 	inline:   true,
 	closed:   true,
@@ -118,7 +120,7 @@ func AnthropicStrict(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkAnthropicLimits(out); err != nil {
 		return nil, err
 	}
-	return encode(out), nil
+	return out.Encode(), nil
 }
 
 // Anthropic's per-request limits on strict schemas. One schema alone over
@@ -132,23 +134,23 @@ func checkAnthropicLimits(root *value) error {
 	var optional, unions int
 	var walk func(s *value, path string) error
 	walk = func(s *value, path string) error {
-		if s.kind != jObject {
+		if s.Kind != jsonvalue.Object {
 			return nil
 		}
-		if p := s.get("properties"); p != nil {
+		if p := s.Get("properties"); p != nil {
 			req := map[string]bool{}
-			if r := s.get("required"); r != nil {
-				for _, n := range r.arr {
-					req[n.s] = true
+			if r := s.Get("required"); r != nil {
+				for _, n := range r.Items {
+					req[n.Text] = true
 				}
 			}
-			for _, m := range p.obj {
-				if !req[m.key] {
+			for _, m := range p.Members {
+				if !req[m.Key] {
 					optional++
 				}
 			}
 		}
-		if s.get("anyOf") != nil || s.get("type") != nil && s.get("type").kind == jArray {
+		if s.Get("anyOf") != nil || s.Get("type") != nil && s.Get("type").Kind == jsonvalue.Array {
 			unions++
 		}
 		return eachSubschema(s, path, walk)

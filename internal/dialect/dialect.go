@@ -25,6 +25,14 @@ package dialect
 import (
 	"errors"
 	"fmt"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
+)
+
+// A schema document, or a part of one, as lowering reads and writes it.
+type (
+	value  = jsonvalue.Value
+	member = jsonvalue.Member
 )
 
 // ErrUnsupported is matched (errors.Is) by every *Error: branch on it to

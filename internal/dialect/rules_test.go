@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // violations collects rule breaks with their paths.
@@ -448,7 +450,7 @@ func geminiSchemaRules(out []byte) violations {
 	if s.Type != "OBJECT" {
 		v.add("", "root type %q", s.Type)
 	}
-	ordered, err := parse(out) // member order, which genaiSchema's maps lose
+	ordered, err := jsonvalue.Parse(out) // member order, which genaiSchema's maps lose
 	if err != nil {
 		return violations{err.Error()}
 	}
@@ -470,13 +472,13 @@ func geminiSchemaRules(out []byte) violations {
 			v.add(path, "enum on type %q", s.Type)
 		}
 		var names []string
-		if p := o.get("properties"); p != nil {
-			for _, m := range p.obj {
-				names = append(names, m.key)
-				if !geminiParamNameRule.MatchString(m.key) {
-					v.add(joinPath(path, m.key), "property name %q", m.key)
+		if p := o.Get("properties"); p != nil {
+			for _, m := range p.Members {
+				names = append(names, m.Key)
+				if !geminiParamNameRule.MatchString(m.Key) {
+					v.add(joinPath(path, m.Key), "property name %q", m.Key)
 				}
-				walk(s.Properties[m.key], m.val, joinPath(path, m.key))
+				walk(s.Properties[m.Key], m.Val, joinPath(path, m.Key))
 			}
 		}
 		if !slices.Equal(names, s.PropertyOrdering) {
@@ -487,9 +489,9 @@ func geminiSchemaRules(out []byte) violations {
 				v.add(path, "required %q is not a property", r)
 			}
 		}
-		walk(s.Items, o.get("items"), path+"[]")
+		walk(s.Items, o.Get("items"), path+"[]")
 		for i, b := range s.AnyOf {
-			walk(b, o.get("anyOf").arr[i], fmt.Sprintf("%s.anyOf[%d]", path, i))
+			walk(b, o.Get("anyOf").Items[i], fmt.Sprintf("%s.anyOf[%d]", path, i))
 		}
 	}
 	walk(&s, ordered, "")
