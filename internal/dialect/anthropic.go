@@ -2,15 +2,13 @@ package dialect
 
 import (
 	"encoding/json"
-	"strings"
 
 	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // Anthropic lowers a canonical schema for the input_schema of an Anthropic
 // tool without strict mode. That API takes any draft 2020-12 schema under a
-// root of type object, so the schema passes through, less the keywords
-// meant for tooling rather than models ($schema, $id, $comment, x-*).
+// root of type object, so the schema is the one Compact makes.
 //
 // It refuses a root that is not type object or that has anyOf, oneOf or
 // allOf ("input_schema does not support oneOf, allOf, or anyOf at the top
@@ -23,55 +21,7 @@ func Anthropic(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkRoot(root, "Anthropic"); err != nil {
 		return nil, err
 	}
-	return stripTooling(root).Encode(), nil
-}
-
-// stripTooling returns s without the keywords addressed to tools rather
-// than validators or models, in s and every subschema.
-func stripTooling(s *value) *value {
-	if s.Kind != jsonvalue.Object {
-		return s
-	}
-	out := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(s.Members))}
-	for _, m := range s.Members {
-		k, v := m.Key, m.Val
-		switch {
-		case k == "$schema" || k == "$id" || k == "$comment" || strings.HasPrefix(k, "x-"):
-			continue
-		case schemaMapKeywords[k] && v.Kind == jsonvalue.Object:
-			nv := &value{Kind: jsonvalue.Object, Members: make([]member, len(v.Members))}
-			for i, p := range v.Members {
-				nv.Members[i] = member{Key: p.Key, Val: stripTooling(p.Val)}
-			}
-			v = nv
-		case schemaListKeywords[k] && v.Kind == jsonvalue.Array:
-			nv := &value{Kind: jsonvalue.Array, Items: make([]*value, len(v.Items))}
-			for i, e := range v.Items {
-				nv.Items[i] = stripTooling(e)
-			}
-			v = nv
-		case schemaKeywords[k]:
-			v = stripTooling(v)
-		}
-		out.Members = append(out.Members, member{Key: k, Val: v})
-	}
-	return out
-}
-
-// The draft 2020-12 keywords whose values hold subschemas.
-var (
-	schemaKeywords = set("additionalProperties", "items", "contains", "not", "if", "then", "else",
-		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
-	schemaListKeywords = set("anyOf", "oneOf", "allOf", "prefixItems")
-	schemaMapKeywords  = set("properties", "patternProperties", "$defs", "dependentSchemas")
-)
-
-func set(keys ...string) map[string]bool {
-	m := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
+	return compact(root).Encode(), nil
 }
 
 // anthropicStrict is the strict tool use subset (providers.md §2, "Strict

@@ -41,9 +41,14 @@ var geminiJSON = &rules{
 //
 // $defs and $ref stay (a $ref with sibling keywords is inlined); oneOf
 // becomes anyOf and const a one-value enum; maps and "any" values ({}) are
-// kept; objects get propertyOrdering. pattern, minLength, maxLength, exclusive bounds, multipleOf and
+// kept. pattern, minLength, maxLength, exclusive bounds, multipleOf and
 // default are not in Gemini's list and move into the description; $schema
 // and $comment are dropped.
+//
+// Objects get no propertyOrdering, though the API would otherwise list
+// their properties in alphabetical order: it would repeat every property
+// name on every request, and the order changes neither the arguments
+// (functionCall.args is an unordered Struct) nor how they are checked.
 //
 // It refuses, with an *Error naming the property: a recursive type whose
 // cycle passes through required properties only (Gemini unrolls cycles
@@ -58,41 +63,7 @@ func GeminiJSONSchema(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkGeminiCycles(out); err != nil {
 		return nil, err
 	}
-	addPropertyOrdering(out)
 	return out.Encode(), nil
-}
-
-// addPropertyOrdering gives every object schema with properties its
-// propertyOrdering: the SDK sends the schema through a map and the API
-// through a protobuf Struct, neither of which keeps key order.
-func addPropertyOrdering(v *value) {
-	switch v.Kind {
-	case jsonvalue.Object:
-		if p := v.Get("properties"); p != nil && p.Kind == jsonvalue.Object && len(p.Members) > 1 && v.Get("propertyOrdering") == nil {
-			order := &value{Kind: jsonvalue.Array}
-			for _, m := range p.Members {
-				order.Items = append(order.Items, jsonvalue.NewString(m.Key))
-			}
-			v.Set("propertyOrdering", order)
-		}
-		for _, m := range v.Members {
-			switch m.Key {
-			case "enum", "const", "default", "examples":
-			case "properties", "$defs":
-				if m.Val.Kind == jsonvalue.Object {
-					for _, sub := range m.Val.Members { // named schemas: not a schema itself
-						addPropertyOrdering(sub.Val)
-					}
-				}
-			default:
-				addPropertyOrdering(m.Val)
-			}
-		}
-	case jsonvalue.Array:
-		for _, e := range v.Items {
-			addPropertyOrdering(e)
-		}
-	}
 }
 
 // checkGeminiCycles refuses a $ref cycle that never passes through an
@@ -204,9 +175,10 @@ var geminiSchema = &rules{
 // every $ref is inlined; enums get "format": "enum", and integer and
 // number enum values are written as strings, as genai.Schema documents
 // ({type:INTEGER, format:enum, enum:["101","201"]}); const becomes a
-// one-value enum; objects get propertyOrdering; minItems, maxLength and
-// the other int64 fields are JSON integers, as genai.Schema decodes them.
-// exclusive bounds, multipleOf and uniqueItems move into the description.
+// one-value enum; minItems, maxLength and the other int64 fields are JSON
+// integers, as genai.Schema decodes them. exclusive bounds, multipleOf and
+// uniqueItems move into the description. Objects get no propertyOrdering,
+// as in GeminiJSONSchema.
 //
 // It refuses, with an *Error naming the property: recursive types, maps,
 // free-form objects and "any" values, values of several types, boolean
@@ -332,11 +304,10 @@ func toGenai(s *value, path string) (*value, error) {
 			}
 			v = &value{Kind: jsonvalue.Number, Text: n.String()}
 		case "minimum", "maximum":
+			// Every bound a float64 cannot hold is 2^53 or more in
+			// magnitude, and omitted before this (see omitted).
 			if v.Kind != jsonvalue.Number {
 				return nil, errorf(path, "%s must be a number", k)
-			}
-			if _, err := strconv.ParseFloat(v.Text, 64); err != nil {
-				return nil, errorf(path, "%s %s does not fit the float64 of Gemini's Schema", k, v.Text)
 			}
 		}
 		if out.Get(k) != nil {
@@ -380,13 +351,6 @@ func toGenai(s *value, path string) (*value, error) {
 	if nullable {
 		i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "type" })
 		out.Members = slices.Insert(out.Members, i+1, member{Key: "nullable", Val: jsonvalue.NewBool(true)})
-	}
-	if p := out.Get("properties"); p != nil && len(p.Members) > 0 {
-		order := &value{Kind: jsonvalue.Array}
-		for _, m := range p.Members {
-			order.Items = append(order.Items, jsonvalue.NewString(m.Key))
-		}
-		out.Set("propertyOrdering", order)
 	}
 	return out, nil
 }

@@ -223,6 +223,9 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 	var moved []member
 	for _, m := range in.Members {
 		k, v := m.Key, m.Val
+		if omitted(in, m) {
+			continue
+		}
 		switch l.r.action(k) {
 		case drop:
 			continue
@@ -371,6 +374,7 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 			return nil, err
 		}
 	}
+	typeFirst(out)
 	return out, nil
 }
 
@@ -707,10 +711,6 @@ func describeIn(out *value, moved []member, path string) error {
 		}
 		return len(describeOrder)
 	}
-	moved = slices.DeleteFunc(moved, typeRange)
-	if len(moved) == 0 {
-		return nil
-	}
 	slices.SortStableFunc(moved, func(a, b member) int { return rank(a.Key) - rank(b.Key) })
 	var b strings.Builder
 	b.WriteByte('{')
@@ -738,27 +738,4 @@ func describeIn(out *value, moved []member, path string) error {
 	}
 	out.Set("description", jsonvalue.NewString(text))
 	return nil
-}
-
-// maxExact is 2^53: beyond it a JSON number no longer names one float64.
-var maxExact = new(big.Rat).SetInt64(1 << 53)
-
-// typeRange reports whether a moved keyword is a numeric bound of 2^53 or
-// more in size. The core writes such bounds for the range of int64,
-// uint64 and the float types ("minimum": -9223372036854775808, or ±MaxFloat64
-// as a 309-digit integer); in a description they would cost the model
-// hundreds of characters to say "any number", so they are left out. The
-// canonical validator still enforces them. This is our choice, not a
-// provider rule.
-func typeRange(m member) bool {
-	switch m.Key {
-	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-	default:
-		return false
-	}
-	if m.Val.Kind != jsonvalue.Number {
-		return false
-	}
-	r, ok := new(big.Rat).SetString(m.Val.Text)
-	return ok && r.Abs(r).Cmp(maxExact) >= 0
 }
