@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -86,7 +87,13 @@ type (
 // another library's inference.
 type sizeSource struct {
 	name string
-	of   func(tool toolreg.AnyTool, schemas peerSchemas) (json.RawMessage, error)
+	// bounded: a toolreg dialect that must be no larger than go-sdk's
+	// schema for the same type. Not the canonical schema, which keeps the
+	// full truth for validation, and not OpenAI strict mode, which must
+	// list every property in required and let each optional one take null
+	// (see the README): no other library's schema is accepted there.
+	bounded bool
+	of      func(tool toolreg.AnyTool, schemas peerSchemas) (json.RawMessage, error)
 }
 
 // peerSchemas are the other libraries' schemas for one Args type.
@@ -143,25 +150,25 @@ var sizeTypes = []sizeType{
 // schema is read out of what the adapter sends, so what is measured is
 // what the model receives.
 var sizeSources = []sizeSource{
-	{"canonical", func(t toolreg.AnyTool, _ peerSchemas) (json.RawMessage, error) { return t.InputSchema(), nil }},
-	{"openai chat", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return tooloai.New(r).ChatToolsJSON() }, "0", "function", "parameters")},
-	{"openai chat strict", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
+	{"canonical", false, func(t toolreg.AnyTool, _ peerSchemas) (json.RawMessage, error) { return t.InputSchema(), nil }},
+	{"openai chat", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return tooloai.New(r).ChatToolsJSON() }, "0", "function", "parameters")},
+	{"openai chat strict", false, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
 		return tooloai.New(r, tooloai.WithStrict()).ChatToolsJSON()
 	}, "0", "function", "parameters")},
-	{"openai responses", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return tooloai.New(r).ResponsesToolsJSON() }, "0", "parameters")},
-	{"anthropic", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return anthropic.New(r).ToolsJSON() }, "0", "input_schema")},
-	{"anthropic strict", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
+	{"openai responses", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return tooloai.New(r).ResponsesToolsJSON() }, "0", "parameters")},
+	{"anthropic", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return anthropic.New(r).ToolsJSON() }, "0", "input_schema")},
+	{"anthropic strict", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
 		return anthropic.New(r, anthropic.WithStrict()).ToolsJSON()
 	}, "0", "input_schema")},
-	{"gemini", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return gemini.New(r).ToolsJSON() },
+	{"gemini", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return gemini.New(r).ToolsJSON() },
 		"0", "functionDeclarations", "0", "parametersJsonSchema")},
-	{"gemini legacy", adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
+	{"gemini legacy", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
 		return gemini.New(r, gemini.WithLegacySchema()).ToolsJSON()
 	}, "0", "functionDeclarations", "0", "parameters")},
-	{"mcp", adapterSchema(mcpToolsList, "tools", "0", "inputSchema")},
-	{"go-sdk", func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.gosdk, nil }},
-	{"eino", func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.eino, nil }},
-	{"invopop", func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.invopop, nil }},
+	{"mcp", true, adapterSchema(mcpToolsList, "tools", "0", "inputSchema")},
+	{"go-sdk", false, func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.gosdk, nil }},
+	{"eino", false, func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.eino, nil }},
+	{"invopop", false, func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.invopop, nil }},
 }
 
 // adapterSchema emits a one-tool registry with emit and returns the raw
@@ -247,8 +254,10 @@ var sizesOut = flag.String("sizes", "", "write the schema size table (markdown) 
 type size struct{ bytes, tokens int }
 
 // TestSchemaSizes measures, per Args type, the schema object each toolreg
-// dialect sends and each other library infers, in bytes and o200k tokens.
-// With -sizes FILE it writes the table there (bench/run prints it).
+// dialect sends and each other library infers, in bytes and o200k tokens,
+// and checks that the bounded dialects are no larger than go-sdk's schema
+// for the same type. With -sizes FILE it writes the table there (bench/run
+// prints it).
 func TestSchemaSizes(t *testing.T) {
 	enc, err := o200k()
 	if err != nil {
@@ -284,6 +293,14 @@ func TestSchemaSizes(t *testing.T) {
 		}
 	}
 	writeSizes(t, table)
+	gosdk := slices.IndexFunc(sizeSources, func(s sizeSource) bool { return s.name == "go-sdk" })
+	for i, st := range sizeTypes {
+		for j, src := range sizeSources {
+			if src.bounded && table[i][j].tokens > table[i][gosdk].tokens {
+				t.Errorf("%s: %s is %d tokens, go-sdk's schema %d", st.name, src.name, table[i][j].tokens, table[i][gosdk].tokens)
+			}
+		}
+	}
 }
 
 func writeSizes(t *testing.T, table [][]size) {
