@@ -15,6 +15,7 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/anthropic"
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // Rule names one check of Lint. Finding.Rule holds it; Ignore takes it.
@@ -256,7 +257,7 @@ func lintFields(t toolreg.AnyTool, add func(Finding)) {
 	if err != nil {
 		return // not toolreg's schema; the snapshot shows what each dialect makes of it
 	}
-	walkFields(root, func(path string, prop any) {
+	walkFields(root, func(path string, prop *jsonvalue.Value) {
 		if described(root, prop, map[string]bool{}) {
 			return
 		}
@@ -270,7 +271,7 @@ func lintFields(t toolreg.AnyTool, add func(Finding)) {
 	})
 }
 
-func listValues(vals []any) string {
+func listValues(vals []*jsonvalue.Value) string {
 	const shown = 5
 	parts := make([]string, 0, shown+1)
 	for i, v := range vals {
@@ -278,8 +279,7 @@ func listValues(vals []any) string {
 			parts = append(parts, fmt.Sprintf("… (%d in all)", len(vals)))
 			break
 		}
-		b, _ := json.Marshal(v)
-		parts = append(parts, string(b))
+		parts = append(parts, string(v.Encode()))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -435,20 +435,18 @@ func lintOpenAIStrict(t toolreg.AnyTool, add func(Finding)) {
 
 // subschemas calls fn on each direct subschema of s but $defs, with its
 // path; branches keep the path of their property.
-func subschemas(s *object, path string, fn func(any, string)) {
-	if props := s.object("properties"); props != nil {
-		for _, name := range props.keys {
-			fn(props.vals[name], joinPath(path, name))
-		}
+func subschemas(s *jsonvalue.Value, path string, fn func(*jsonvalue.Value, string)) {
+	for _, p := range objectAt(s, "properties") {
+		fn(p.Val, joinPath(path, p.Key))
 	}
-	if v, ok := s.vals["items"]; ok {
+	if v := s.Get("items"); v != nil {
 		fn(v, path+"[]")
 	}
-	if v, ok := s.vals["additionalProperties"]; ok {
+	if v := s.Get("additionalProperties"); v != nil {
 		fn(v, path+"{}")
 	}
 	for _, k := range []string{"anyOf", "oneOf", "allOf", "prefixItems"} {
-		for _, b := range s.array(k) {
+		for _, b := range arrayAt(s, k) {
 			fn(b, path)
 		}
 	}
@@ -456,24 +454,19 @@ func subschemas(s *object, path string, fn func(any, string)) {
 
 // countProperties counts the object properties of a schema, those of each
 // $defs entry once.
-func countProperties(root *object) int {
+func countProperties(root *jsonvalue.Value) int {
 	n := 0
-	var walk func(v any, _ string)
-	walk = func(v any, _ string) {
-		o, ok := v.(*object)
-		if !ok {
+	var walk func(s *jsonvalue.Value, _ string)
+	walk = func(s *jsonvalue.Value, _ string) {
+		if s == nil || s.Kind != jsonvalue.Object {
 			return
 		}
-		if props := o.object("properties"); props != nil {
-			n += len(props.keys)
-		}
-		subschemas(o, "", walk)
+		n += len(objectAt(s, "properties"))
+		subschemas(s, "", walk)
 	}
 	walk(root, "")
-	if defs := root.object("$defs"); defs != nil {
-		for _, name := range defs.keys {
-			walk(defs.vals[name], "")
-		}
+	for _, d := range objectAt(root, "$defs") {
+		walk(d.Val, "")
 	}
 	return n
 }
@@ -483,15 +476,14 @@ func countProperties(root *object) int {
 // a $ref back into a definition being measured counts as nothing. This is
 // the reading of the openai adapter, which refuses a strict tool over the
 // limit.
-func objectDepth(root *object) (int, string) {
+func objectDepth(root *jsonvalue.Value) (int, string) {
 	active := map[string]bool{"#": true}
-	var depth func(v any, path string) (int, string)
-	depth = func(v any, path string) (int, string) {
-		o, ok := v.(*object)
-		if !ok {
+	var depth func(s *jsonvalue.Value, path string) (int, string)
+	depth = func(s *jsonvalue.Value, path string) (int, string) {
+		if s == nil || s.Kind != jsonvalue.Object {
 			return 0, path
 		}
-		if ref := o.string("$ref"); ref != "" {
+		if ref := stringAt(s, "$ref"); ref != "" {
 			if active[ref] {
 				return 0, path
 			}
@@ -500,12 +492,12 @@ func objectDepth(root *object) (int, string) {
 			return depth(resolve(root, ref), path)
 		}
 		best, at := 0, path
-		subschemas(o, path, func(c any, p string) {
+		subschemas(s, path, func(c *jsonvalue.Value, p string) {
 			if n, np := depth(c, p); n > best {
 				best, at = n, np
 			}
 		})
-		if hasType(o, "object") {
+		if hasType(s, "object") {
 			best++
 		}
 		return best, at
@@ -513,15 +505,13 @@ func objectDepth(root *object) (int, string) {
 	return depth(root, "")
 }
 
-func hasType(o *object, typ string) bool {
-	switch t := o.vals["type"].(type) {
-	case string:
-		return t == typ
-	case []any:
-		for _, e := range t {
-			if e == typ {
-				return true
-			}
+func hasType(s *jsonvalue.Value, typ string) bool {
+	if stringAt(s, "type") == typ {
+		return true
+	}
+	for _, t := range arrayAt(s, "type") {
+		if t.IsString() && t.Text == typ {
+			return true
 		}
 	}
 	return false
@@ -539,14 +529,14 @@ type anthropicStrict struct {
 // mode, or the canonical schema when strict mode cannot express the tool.
 func anthropicCounts(t toolreg.AnyTool) anthropicStrict {
 	s := anthropicStrict{tool: t.Name()}
-	var schema any
+	var schema *jsonvalue.Value
 	if def := define(dialectNamed("anthropic strict"), t); def.err == nil {
 		if o, err := parseObject(def.json); err == nil {
-			schema, s.strict = o.vals["input_schema"], true
+			schema, s.strict = o.Get("input_schema"), true
 		}
 	}
 	if !s.strict {
-		schema, _ = parse(t.InputSchema())
+		schema, _ = jsonvalue.Parse(t.InputSchema())
 	}
 	s.walk(schema)
 	return s
@@ -554,32 +544,30 @@ func anthropicCounts(t toolreg.AnyTool) anthropicStrict {
 
 // walk counts as the anthropic adapter does: every property missing from
 // its object's required list, and every schema with anyOf or a type array.
-func (s *anthropicStrict) walk(v any) {
-	o, ok := v.(*object)
-	if !ok {
+func (s *anthropicStrict) walk(o *jsonvalue.Value) {
+	if o == nil || o.Kind != jsonvalue.Object {
 		return
 	}
-	if props := o.object("properties"); props != nil {
-		required := map[string]bool{}
-		for _, r := range o.array("required") {
-			if r, ok := r.(string); ok {
-				required[r] = true
-			}
-		}
-		for _, name := range props.keys {
-			if !required[name] {
-				s.optional++
-			}
+	required := map[string]bool{}
+	for _, r := range arrayAt(o, "required") {
+		if r.IsString() {
+			required[r.Text] = true
 		}
 	}
-	if _, ok := o.vals["anyOf"]; ok {
+	for _, p := range objectAt(o, "properties") {
+		if !required[p.Key] {
+			s.optional++
+		}
+	}
+	switch {
+	case o.Get("anyOf") != nil:
 		s.unions++
-	} else if _, ok := o.vals["oneOf"]; ok {
+	case o.Get("oneOf") != nil:
 		s.unions++ // sent as anyOf
-	} else if _, ok := o.vals["type"].([]any); ok {
+	case o.Get("type") != nil && o.Get("type").Kind == jsonvalue.Array:
 		s.unions++
 	}
-	subschemas(o, "", func(c any, _ string) { s.walk(c) })
+	subschemas(o, "", func(c *jsonvalue.Value, _ string) { s.walk(c) })
 }
 
 func lintAnthropicStrict(all []anthropicStrict, add func(Finding)) {

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // setUpdate sets the -update flag for the rest of the test.
@@ -242,15 +244,15 @@ func TestSnapshotDialects(t *testing.T) {
 		t.Errorf("header:\n%s", text[:strings.Index(text, "\n\n")])
 	}
 	// Where each dialect keeps the tool's name.
-	nameOf := map[string]func(*object) string{
-		"canonical":          func(o *object) string { return o.string("name") },
-		"openai chat":        func(o *object) string { return o.object("function").string("name") },
-		"openai chat strict": func(o *object) string { return o.object("function").string("name") },
-		"openai responses":   func(o *object) string { return o.string("name") },
-		"anthropic":          func(o *object) string { return o.string("name") },
-		"anthropic strict":   func(o *object) string { return o.string("name") },
-		"gemini":             func(o *object) string { return o.string("name") },
-		"gemini legacy":      func(o *object) string { return o.string("name") },
+	nameOf := map[string]func(*jsonvalue.Value) string{
+		"canonical":          func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"openai chat":        func(o *jsonvalue.Value) string { return stringAt(o.Get("function"), "name") },
+		"openai chat strict": func(o *jsonvalue.Value) string { return stringAt(o.Get("function"), "name") },
+		"openai responses":   func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"anthropic":          func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"anthropic strict":   func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"gemini":             func(o *jsonvalue.Value) string { return stringAt(o, "name") },
+		"gemini legacy":      func(o *jsonvalue.Value) string { return stringAt(o, "name") },
 	}
 	if len(nameOf) != len(dialects) {
 		t.Fatalf("the test knows %d dialects, the package %d", len(nameOf), len(dialects))
@@ -289,5 +291,37 @@ func TestSnapshotDialects(t *testing.T) {
 	}
 	if got := render(toolreg.NewRegistry()); !strings.HasPrefix(got, "# Tool definitions as each provider receives them: 0 tools;") || strings.Contains(got, "===") {
 		t.Errorf("empty registry:\n%s", got)
+	}
+}
+
+// TestSnapshotOmits checks that the snapshot shows each dialect as the
+// model receives it: the canonical section keeps the int64 limits and the
+// RFC 3339 pattern of a time.Time, and no provider's section has them.
+func TestSnapshotOmits(t *testing.T) {
+	type args struct {
+		ID    int64      `json:"id" jsonschema:"description=Issue number"`
+		Since *time.Time `json:"since,omitempty" jsonschema:"description=Only issues updated since"`
+	}
+	text := render(registry(toolreg.MustNew("find_issue", "Finds one issue by number; use it when the number is known.",
+		func(context.Context, args) (string, error) { return "", nil })))
+	omitted := []string{"9223372036854775807", "[0-5][0-9]"}
+	sections := strings.Split(text, "\n--- ")[1:]
+	if len(sections) != len(dialects) {
+		t.Fatalf("%d sections, want %d:\n%s", len(sections), len(dialects), text)
+	}
+	for _, s := range sections {
+		name, body, _ := strings.Cut(s, "\n")
+		if strings.HasPrefix(body, "refused") {
+			t.Errorf("%s: %s", name, body)
+			continue
+		}
+		for _, o := range omitted {
+			if strings.Contains(body, o) != (name == "canonical") {
+				t.Errorf("%s: contains %s: %v, want %v:\n%s", name, o, !(name == "canonical"), name == "canonical", body)
+			}
+		}
+		if !strings.Contains(body, `"date-time"`) {
+			t.Errorf("%s lost the format:\n%s", name, body)
+		}
 	}
 }

@@ -38,7 +38,7 @@ func ExampleAdapter_ToolsJSON() {
 	}
 	fmt.Println(string(tools))
 	// Output:
-	// [{"functionDeclarations":[{"description":"Weather forecast for a city. Use it for weather questions only.","name":"get_weather","parametersJsonSchema":{"properties":{"city":{"type":"string","description":"City name, e.g. Paris"},"days":{"type":"integer","maximum":7,"minimum":1}},"additionalProperties":false,"type":"object","required":["city"],"propertyOrdering":["city","days"]}}]}]
+	// [{"functionDeclarations":[{"description":"Weather forecast for a city. Use it for weather questions only.","name":"get_weather","parametersJsonSchema":{"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris"},"days":{"type":"integer","maximum":7,"minimum":1}},"additionalProperties":false,"required":["city"]}}]}]
 }
 
 // Answer a model turn: here one the SDK would have returned, with the

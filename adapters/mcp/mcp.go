@@ -1,8 +1,8 @@
 // Package mcp serves a toolreg.Registry over the Model Context Protocol
 // through the official SDK (github.com/modelcontextprotocol/go-sdk/mcp): every
-// tool of the registry becomes a tool of an *mcp.Server, with its canonical
-// input schema, an output schema when its result is structured, its title
-// and the annotations given with Annotate.
+// tool of the registry becomes a tool of an *mcp.Server, with its input
+// schema, an output schema when its result is structured, its title and
+// the annotations given with Annotate.
 //
 // Calls go through Registry.Call, so a client gets toolreg's validation and
 // messages, not the SDK's: invalid arguments, a tool's error and a panic are
@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/dialect"
 )
 
 // Adapter keeps an *mcp.Server in step with a registry. It is safe for
@@ -52,8 +53,11 @@ type Adapter struct {
 // Each tool becomes an MCP tool with:
 //   - name, title (a tool with a Title method, as toolreg.WithTitle gives)
 //     and description;
-//   - inputSchema: the tool's InputSchema, sent as the very bytes toolreg
-//     reflected (property order kept, nothing re-inferred);
+//   - inputSchema: the tool's InputSchema less what only restates its Go
+//     types (a bound at the limit of int64, the RFC 3339 pattern of a
+//     time.Time beside format date-time), property order kept, nothing
+//     re-inferred. Calls are still checked against the full InputSchema,
+//     so a model that crosses an omitted bound is told which;
 //   - outputSchema, when the result is structured. MCP before 2026-07-28
 //     requires an object root, and this server lists one set of tools to
 //     clients of every revision, so a schema whose root is not exactly
@@ -179,10 +183,14 @@ func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
 	if err := objectRoot(t.InputSchema()); err != nil {
 		return entry{}, fmt.Errorf("mcp: tool %q: input schema: %w", t.Name(), err)
 	}
+	input, err := dialect.Compact(t.InputSchema())
+	if err != nil {
+		return entry{}, fmt.Errorf("mcp: tool %q: input schema: %w", t.Name(), err)
+	}
 	tool := &mcp.Tool{
 		Name:        name,
 		Description: t.Description(),
-		InputSchema: json.RawMessage(t.InputSchema()),
+		InputSchema: input,
 		Annotations: a.cfg.annotations(t.Name()),
 	}
 	if titled, ok := t.(interface{ Title() string }); ok {

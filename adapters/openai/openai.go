@@ -43,6 +43,12 @@ func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallb
 // Adapter speaks OpenAI for one registry. Definitions are lowered once per
 // tool and cached; tools added to the registry later are picked up. An
 // Adapter is safe for concurrent use.
+//
+// A tool's parameters are its input schema less what only restates its Go
+// types (a bound at the limit of int64, the RFC 3339 pattern of a
+// time.Time beside format date-time), lowered for strict mode where it is
+// on. Calls are still checked against the full input schema, so a model
+// that crosses an omitted bound is told which.
 type Adapter struct {
 	reg    *toolreg.Registry
 	strict adapt.Strictness
@@ -81,9 +87,12 @@ func (a *Adapter) build(t toolreg.AnyTool) *entry {
 		e.err = err
 		return e
 	}
-	schema := t.InputSchema()
-	if st.Schema != nil {
-		e.strict, e.strip, schema = true, st.Strip, st.Schema
+	schema := st.Schema
+	if schema != nil {
+		e.strict, e.strip = true, st.Strip
+	} else if schema, err = dialect.Compact(t.InputSchema()); err != nil {
+		e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
+		return e
 	}
 	params, err := rawObject(schema)
 	if err != nil {

@@ -510,3 +510,60 @@ func TestRunResponsesIncomplete(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestOmittedBoundsStillChecked sends calls that cross what the definition
+// leaves out (the int64 limits, the RFC 3339 grammar beside format
+// date-time), plain and strict: each gets the validator's message naming
+// the limit or the form, and the tool is not called.
+func TestOmittedBoundsStillChecked(t *testing.T) {
+	type args struct {
+		ID    int64      `json:"id"`
+		Since *time.Time `json:"since,omitempty"`
+	}
+	called := false
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("find_issue", "Finds one issue by number.", func(context.Context, args) (string, error) {
+		called = true
+		return "found", nil
+	}))
+	tests := []struct {
+		name, args, want string
+	}{
+		{"above int64", `{"id":9223372036854775808}`, "- id: 9223372036854775808 is greater than the maximum 9223372036854775807\n"},
+		{"below int64", `{"id":-1e19}`, "- id: -1e19 is less than the minimum -9223372036854775808\n"},
+		{"lower-case t and z", `{"id":1,"since":"2025-01-31t15:04:05z"}`, `- since: "2025-01-31t15:04:05z" is not an RFC 3339 date-time; write e.g. "2025-01-31T15:04:05Z"`},
+		{"a date only", `{"id":1,"since":"2025-01-31"}`, `- since: "2025-01-31" is not a valid date-time`},
+	}
+	for _, opts := range [][]Option{nil, {WithStrict()}} {
+		a := New(reg, opts...)
+		tools, err := a.ChatToolsJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, shown := range []string{"9223372036854775807", "9223372036854775808", "[0-5][0-9]"} {
+			if strings.Contains(string(tools), shown) {
+				t.Fatalf("strict %v: the definition shows %s: %s", a.Strict("find_issue"), shown, tools)
+			}
+		}
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, a.Strict("find_issue")), func(t *testing.T) {
+				called = false
+				calls, _ := json.Marshal([]map[string]any{{"id": "c1", "type": "function", "function": map[string]any{"name": "find_issue", "arguments": tt.args}}})
+				out, err := a.CallChatJSON(context.Background(), calls)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var msgs []wireToolMessage
+				if err := json.Unmarshal(out, &msgs); err != nil || len(msgs) != 1 {
+					t.Fatalf("%s: %v", out, err)
+				}
+				if !strings.Contains(msgs[0].Content, tt.want) || !strings.HasPrefix(msgs[0].Content, `invalid arguments for tool "find_issue"`) {
+					t.Errorf("the model reads\n%s\nwant it to contain\n%s", msgs[0].Content, tt.want)
+				}
+				if called {
+					t.Error("the tool was called")
+				}
+			})
+		}
+	}
+}

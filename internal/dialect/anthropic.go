@@ -2,13 +2,13 @@ package dialect
 
 import (
 	"encoding/json"
-	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // Anthropic lowers a canonical schema for the input_schema of an Anthropic
 // tool without strict mode. That API takes any draft 2020-12 schema under a
-// root of type object, so the schema passes through, less the keywords
-// meant for tooling rather than models ($schema, $id, $comment, x-*).
+// root of type object, so the schema is the one Compact makes.
 //
 // It refuses a root that is not type object or that has anyOf, oneOf or
 // allOf ("input_schema does not support oneOf, allOf, or anyOf at the top
@@ -21,55 +21,7 @@ func Anthropic(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkRoot(root, "Anthropic"); err != nil {
 		return nil, err
 	}
-	return encode(stripTooling(root)), nil
-}
-
-// stripTooling returns s without the keywords addressed to tools rather
-// than validators or models, in s and every subschema.
-func stripTooling(s *value) *value {
-	if s.kind != jObject {
-		return s
-	}
-	out := &value{kind: jObject, obj: make([]member, 0, len(s.obj))}
-	for _, m := range s.obj {
-		k, v := m.key, m.val
-		switch {
-		case k == "$schema" || k == "$id" || k == "$comment" || strings.HasPrefix(k, "x-"):
-			continue
-		case schemaMapKeywords[k] && v.kind == jObject:
-			nv := &value{kind: jObject, obj: make([]member, len(v.obj))}
-			for i, p := range v.obj {
-				nv.obj[i] = member{p.key, stripTooling(p.val)}
-			}
-			v = nv
-		case schemaListKeywords[k] && v.kind == jArray:
-			nv := &value{kind: jArray, arr: make([]*value, len(v.arr))}
-			for i, e := range v.arr {
-				nv.arr[i] = stripTooling(e)
-			}
-			v = nv
-		case schemaKeywords[k]:
-			v = stripTooling(v)
-		}
-		out.obj = append(out.obj, member{k, v})
-	}
-	return out
-}
-
-// The draft 2020-12 keywords whose values hold subschemas.
-var (
-	schemaKeywords = set("additionalProperties", "items", "contains", "not", "if", "then", "else",
-		"propertyNames", "unevaluatedItems", "unevaluatedProperties", "additionalItems")
-	schemaListKeywords = set("anyOf", "oneOf", "allOf", "prefixItems")
-	schemaMapKeywords  = set("properties", "patternProperties", "$defs", "dependentSchemas")
-)
-
-func set(keys ...string) map[string]bool {
-	m := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		m[k] = true
-	}
-	return m
+	return compact(root).Encode(), nil
 }
 
 // anthropicStrict is the strict tool use subset (providers.md §2, "Strict
@@ -87,7 +39,7 @@ var anthropicStrict = &rules{
 		"hostname": true, "uri": true, "ipv4": true, "ipv6": true, "uuid": true},
 	pattern:  simplePattern,
 	minItems: 1,
-	enum:     func(v *value) bool { return v.kind != jObject && v.kind != jArray },
+	enum:     func(v *value) bool { return v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array },
 	enumWhat: "primitive values",
 	inline:   true,
 	closed:   true,
@@ -118,7 +70,7 @@ func AnthropicStrict(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkAnthropicLimits(out); err != nil {
 		return nil, err
 	}
-	return encode(out), nil
+	return out.Encode(), nil
 }
 
 // Anthropic's per-request limits on strict schemas. One schema alone over
@@ -132,23 +84,23 @@ func checkAnthropicLimits(root *value) error {
 	var optional, unions int
 	var walk func(s *value, path string) error
 	walk = func(s *value, path string) error {
-		if s.kind != jObject {
+		if s.Kind != jsonvalue.Object {
 			return nil
 		}
-		if p := s.get("properties"); p != nil {
+		if p := s.Get("properties"); p != nil {
 			req := map[string]bool{}
-			if r := s.get("required"); r != nil {
-				for _, n := range r.arr {
-					req[n.s] = true
+			if r := s.Get("required"); r != nil {
+				for _, n := range r.Items {
+					req[n.Text] = true
 				}
 			}
-			for _, m := range p.obj {
-				if !req[m.key] {
+			for _, m := range p.Members {
+				if !req[m.Key] {
 					optional++
 				}
 			}
 		}
-		if s.get("anyOf") != nil || s.get("type") != nil && s.get("type").kind == jArray {
+		if s.Get("anyOf") != nil || s.Get("type") != nil && s.Get("type").Kind == jsonvalue.Array {
 			unions++
 		}
 		return eachSubschema(s, path, walk)

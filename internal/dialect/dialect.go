@@ -1,5 +1,6 @@
 // Package dialect lowers toolreg's canonical input schema into the schema
-// dialect each provider accepts: OpenAI strict mode, Anthropic (plain and
+// dialect each provider accepts: plain draft 2020-12 (Compact: OpenAI
+// without strict mode, MCP), OpenAI strict mode, Anthropic (plain and
 // strict), and Gemini's two forms (parametersJsonSchema and the legacy
 // genai.Schema). Everything is JSON in and JSON out; the package imports no
 // provider SDK.
@@ -11,11 +12,14 @@
 // such a schema and returns a new one: the input bytes are never changed,
 // properties keep their order, and the output is deterministic.
 //
-// Lowering may lose constraints a provider cannot express; they are moved
-// into the description, as the providers' own SDKs do, so the model still
-// reads them. The call the model makes must therefore be validated against
-// the canonical schema, never against the lowered one; for OpenAI strict
-// mode, run NullStripper first. What a dialect cannot express at all is an
+// Every dialect leaves out what only restates the Go type or a format (a
+// bound at the limit of int64, a pattern beside format date-time: see
+// omitted), since each request pays for it in tokens. Lowering may also
+// lose constraints a provider cannot express; they are moved into the
+// description, as the providers' own SDKs do, so the model still reads
+// them. The call the model makes must therefore be validated against the
+// canonical schema, never against the lowered one; for OpenAI strict mode,
+// run NullStripper first. What a dialect cannot express at all is an
 // *Error naming the property.
 //
 // The rules come from shared/research/providers.md. Where it marks a rule
@@ -25,6 +29,14 @@ package dialect
 import (
 	"errors"
 	"fmt"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
+)
+
+// A schema document, or a part of one, as lowering reads and writes it.
+type (
+	value  = jsonvalue.Value
+	member = jsonvalue.Member
 )
 
 // ErrUnsupported is matched (errors.Is) by every *Error: branch on it to

@@ -16,6 +16,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files and core-made schemas under testdata")
@@ -27,6 +29,7 @@ var dialects = []struct {
 	lower func(json.RawMessage) (json.RawMessage, error)
 	rules func([]byte) violations
 }{
+	{"compact", Compact, compactRules},
 	{"openai_strict", OpenAIStrict, openAIStrictRules},
 	{"anthropic", Anthropic, anthropicRules},
 	{"anthropic_strict", AnthropicStrict, anthropicStrictRules},
@@ -160,7 +163,7 @@ func TestCoreSchemas(t *testing.T) {
 			if *update {
 				writeFile(t, file, indent(t, got))
 			}
-			want := compact(t, readFile(t, file))
+			want := compactJSON(t, readFile(t, file))
 			if diff := cmp.Diff(string(want), string(got)); diff != "" {
 				t.Errorf("the core's schema differs from %s (-want +got):\n%s", file, diff)
 			}
@@ -225,18 +228,19 @@ func TestFixtures(t *testing.T) {
 		lower   func(json.RawMessage) (json.RawMessage, error)
 		fixture string
 		path    []string // to the schema inside the fixture
-		adjust  func(map[string]any)
+		adjust  func(got, want map[string]any)
 	}{
 		{"openai_chat", OpenAIStrict, "openai_chat.tool.json", []string{"function", "parameters"}, nil},
 		{"anthropic_strict", AnthropicStrict, "anthropic.tool.json", []string{"input_schema"}, nil},
 		{"anthropic", Anthropic, "mcp.tool.json", []string{"inputSchema"}, nil}, // the canonical schema, less $schema
-		// The fixture leaves out additionalProperties:false, which Gemini's
-		// keyword list allows; the lowering keeps it.
 		{"gemini_json", GeminiJSONSchema, "gemini.tool.json", []string{"functionDeclarations", "0", "parametersJsonSchema"},
-			// We also send additionalProperties:false and propertyOrdering,
-			// both in Gemini's keyword list, which the fixture leaves out.
-			func(m map[string]any) { delete(m, "additionalProperties"); delete(m, "propertyOrdering") }},
-		{"gemini_schema", GeminiSchema, "gemini.tool.schema-form.json", []string{"functionDeclarations", "0", "parameters"}, nil},
+			// We also send additionalProperties:false, in Gemini's keyword
+			// list, which the fixture leaves out.
+			func(got, _ map[string]any) { delete(got, "additionalProperties") }},
+		{"gemini_schema", GeminiSchema, "gemini.tool.schema-form.json", []string{"functionDeclarations", "0", "parameters"},
+			// The fixture lists propertyOrdering, which we leave out (see
+			// GeminiSchema).
+			func(_, want map[string]any) { delete(want, "propertyOrdering") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -261,7 +265,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			if tt.adjust != nil {
-				tt.adjust(got.(map[string]any))
+				tt.adjust(got.(map[string]any), want.(map[string]any))
 			}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("lowered schema differs from the fixture %s (-want +got):\n%s", tt.fixture, diff)
@@ -365,7 +369,7 @@ func TestErrors(t *testing.T) {
 		{"gemini schema several types", GeminiSchema, `{"type":"object","properties":{"v":{"type":["string","integer"]}}}`, "v", "several types"},
 		{"gemini schema boolean enum", GeminiSchema, `{"type":"object","properties":{"b":{"type":"boolean","enum":[true]}}}`, "b", "only string enum values"},
 		{"gemini schema fractional minLength", GeminiSchema, `{"type":"object","properties":{"s":{"type":"string","minLength":1.5}}}`, "s", "minLength must be an integer"},
-		{"gemini schema huge maximum", GeminiSchema, `{"type":"object","properties":{"n":{"type":"number","maximum":1e400}}}`, "n", "does not fit the float64"},
+		{"gemini schema string maximum", GeminiSchema, `{"type":"object","properties":{"n":{"type":"number","maximum":"7"}}}`, "n", "maximum must be a number"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -430,8 +434,8 @@ func TestDescribe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			root, _ := parse(out)
-			got := string(encode(root.get("properties").get("p")))
+			root, _ := jsonvalue.Parse(out)
+			got := string(root.Get("properties").Get("p").Encode())
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -467,11 +471,11 @@ func TestOpenAINullable(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			root, _ := parse(out)
-			if diff := cmp.Diff(tt.want, string(encode(root.get("properties").get("p")))); diff != "" {
+			root, _ := jsonvalue.Parse(out)
+			if diff := cmp.Diff(tt.want, string(root.Get("properties").Get("p").Encode())); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(`["p"]`, string(encode(root.get("required")))); diff != "" {
+			if diff := cmp.Diff(`["p"]`, string(root.Get("required").Encode())); diff != "" {
 				t.Errorf("required (-want +got):\n%s", diff)
 			}
 		})
@@ -525,7 +529,7 @@ func indent(t testing.TB, b []byte) []byte {
 	return buf.Bytes()
 }
 
-func compact(t testing.TB, b []byte) []byte {
+func compactJSON(t testing.TB, b []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	if err := json.Compact(&buf, b); err != nil {
@@ -534,42 +538,109 @@ func compact(t testing.TB, b []byte) []byte {
 	return buf.Bytes()
 }
 
-func TestParseDuplicateKeys(t *testing.T) {
-	var small, large []string
-	for i := range 40 {
-		large = append(large, `"k`+strconv.Itoa(i)+`":`+strconv.Itoa(i))
+// TestOmitted checks what every dialect leaves out of what the model
+// reads, and what it keeps, on Compact, which applies nothing else.
+func TestOmitted(t *testing.T) {
+	rfc3339, base64 := namedPatterns[0].pattern, namedPatterns[1].pattern
+	quote := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	tests := []struct {
+		name, prop, want string
+	}{
+		{"int64 limits", `{"type":"integer","maximum":9223372036854775807,"minimum":-9223372036854775808}`, `{"type":"integer"}`},
+		{"uint64 limit, minimum 0 kept", `{"type":"integer","maximum":18446744073709551615,"minimum":0}`, `{"type":"integer","minimum":0}`},
+		{"float64 limits", `{"type":"number","maximum":1.7976931348623157e308,"minimum":-1.7976931348623157e308}`, `{"type":"number"}`},
+		{"float32 limits", `{"type":"number","exclusiveMaximum":340282356779733661637539395458142568448,"exclusiveMinimum":-340282356779733661637539395458142568448}`, `{"type":"number"}`},
+		{"int32 limits", `{"type":"integer","maximum":2147483647,"minimum":-2147483648}`, `{"type":"integer"}`},
+		{"uint32 limit", `{"type":"integer","maximum":4294967295,"minimum":0}`, `{"type":"integer","minimum":0}`},
+		{"2^53 and a literal past float64", `{"type":"number","maximum":9007199254740992,"minimum":-1e400}`, `{"type":"number"}`},
+		{"int64 with a tag's maximum", `{"type":"integer","maximum":7,"minimum":-9223372036854775808}`, `{"type":"integer","maximum":7}`},
+		{"narrow types kept", `{"type":"integer","maximum":255,"minimum":0}`, `{"type":"integer","maximum":255,"minimum":0}`},
+		{"int16 kept", `{"type":"integer","maximum":32767,"minimum":-32768}`, `{"type":"integer","maximum":32767,"minimum":-32768}`},
+		{"below 2^53 kept", `{"type":"integer","maximum":9007199254740991,"minimum":2147483648}`, `{"type":"integer","maximum":9007199254740991,"minimum":2147483648}`},
+		{"RFC 3339 pattern beside date-time", `{"type":"string","pattern":` + quote(rfc3339) + `,"format":"date-time"}`, `{"type":"string","format":"date-time"}`},
+		{"base64 pattern beside contentEncoding", `{"type":"string","pattern":` + quote(base64) + `,"contentEncoding":"base64"}`, `{"type":"string","contentEncoding":"base64"}`},
+		{"another pattern beside date-time kept", `{"type":"string","pattern":"^2025-","format":"date-time"}`, `{"type":"string","pattern":"^2025-","format":"date-time"}`},
+		{"RFC 3339 pattern alone kept", `{"type":"string","pattern":` + quote(rfc3339) + `}`, `{"type":"string","pattern":` + quote(rfc3339) + `}`},
+		{"in items, branches and definitions", `{"type":"array","items":{"anyOf":[{"type":"integer","maximum":9223372036854775807},{"type":"null"}]}}`,
+			`{"type":"array","items":{"anyOf":[{"type":"integer"},{"type":"null"}]}}`},
+		{"enum and default values are data", `{"type":"integer","enum":[9223372036854775807],"default":9223372036854775807}`,
+			`{"type":"integer","enum":[9223372036854775807],"default":9223372036854775807}`},
 	}
-	small = append(small, `"a":1`, `"b":2`, `"a":3`)
-	large = append(large, `"k3":"last"`, `"k39":"last"`)
-	for _, tt := range []struct{ in, want string }{
-		{`{` + strings.Join(small, ",") + `}`, `{"a":3,"b":2}`},
-		{`{` + strings.Join(large, ",") + `}`, strings.Replace(strings.Replace(`{`+strings.Join(large[:40], ",")+`}`, `"k3":3`, `"k3":"last"`, 1), `"k39":39`, `"k39":"last"`, 1)},
-	} {
-		v, err := parse([]byte(tt.in))
-		if err != nil {
-			t.Fatal(err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			schema := `{"type":"object","properties":{"p":` + tt.prop + `,"maximum":{"type":"string"}},"required":["p"],"additionalProperties":false}`
+			out, err := Compact(json.RawMessage(schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			root, err := jsonvalue.Parse(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, string(root.Get("properties").Get("p").Encode())); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+			if root.Get("properties").Get("maximum") == nil {
+				t.Error("a property named maximum was dropped")
+			}
+		})
+	}
+}
+
+// TestEveryDialectOmits lowers an int64 and a time.Time with every dialect:
+// neither the int64 limits nor the RFC 3339 pattern reach the model, in any
+// form, while the canonical schema keeps both.
+func TestEveryDialectOmits(t *testing.T) {
+	type args struct {
+		ID    int64      `json:"id"`
+		Since *time.Time `json:"since,omitempty"`
+	}
+	canonical, err := inputOf[args]()
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := []string{"9223372036854775807", "9223372036854775808", "922337203685477", "[0-5][0-9]"}
+	for _, s := range gone {
+		if !strings.Contains(string(canonical), s) {
+			t.Fatalf("the canonical schema lost %s: %s", s, canonical)
 		}
-		if diff := cmp.Diff(tt.want, string(encode(v))); diff != "" {
-			t.Errorf("(-want +got):\n%s", diff)
+	}
+	for _, d := range dialects {
+		out, err := d.lower(canonical)
+		if err != nil {
+			t.Fatalf("%s: %v", d.name, err)
+		}
+		for _, s := range gone {
+			if strings.Contains(string(out), s) {
+				t.Errorf("%s sends %s: %s", d.name, s, out)
+			}
+		}
+		if !strings.Contains(string(out), `"date-time"`) {
+			t.Errorf("%s lost the format: %s", d.name, out)
 		}
 	}
 }
 
-func TestEncodeStrings(t *testing.T) {
-	in := `["<a&b>","é","\u2028","\u0001","tab\there","\"q\"\\","\ud800"]`
-	v, err := parse([]byte(in))
+// TestNamedPatterns keeps namedPatterns equal to the patterns the core
+// writes, which it cannot import.
+func TestNamedPatterns(t *testing.T) {
+	schema, err := inputOf[specialArgs]()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A lone surrogate decodes to U+FFFD, written out as itself.
-	want := `["<a&b>","é","\u2028","\u0001","tab\there","\"q\"\\","` + "\uFFFD" + `"]`
-	if diff := cmp.Diff(want, string(encode(v))); diff != "" {
-		t.Errorf("(-want +got):\n%s", diff)
+	root, err := jsonvalue.Parse(schema)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var a, b any
-	json.Unmarshal([]byte(in), &a)
-	json.Unmarshal(encode(v), &b)
-	if diff := cmp.Diff(a, b); diff != "" {
-		t.Errorf("round trip changed the values (-in +out):\n%s", diff)
+	props := root.Get("properties")
+	for i, field := range []string{"at", "blob"} {
+		np := namedPatterns[i]
+		p := props.Get(field)
+		if got := p.Get(np.keyword); !got.IsString() || got.Text != np.value {
+			t.Errorf("%s: %s is %v, want %q", field, np.keyword, got, np.value)
+		}
+		if diff := cmp.Diff(np.pattern, p.Get("pattern").Text); diff != "" {
+			t.Errorf("%s: the core's pattern differs from namedPatterns[%d] (-ours +core):\n%s", field, i, diff)
+		}
 	}
 }

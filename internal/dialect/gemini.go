@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // geminiJSON is the subset the Gemini API documents for
@@ -24,7 +26,7 @@ var geminiJSON = &rules{
 		applicators,
 	),
 	minItems: -1,
-	enum:     func(v *value) bool { return v.kind == jString || v.kind == jNumber },
+	enum:     func(v *value) bool { return v.Kind == jsonvalue.String || v.Kind == jsonvalue.Number },
 	enumWhat: "strings and numbers",
 	anyOK:    true,
 	toAnyOf:  true,
@@ -39,9 +41,14 @@ var geminiJSON = &rules{
 //
 // $defs and $ref stay (a $ref with sibling keywords is inlined); oneOf
 // becomes anyOf and const a one-value enum; maps and "any" values ({}) are
-// kept; objects get propertyOrdering. pattern, minLength, maxLength, exclusive bounds, multipleOf and
+// kept. pattern, minLength, maxLength, exclusive bounds, multipleOf and
 // default are not in Gemini's list and move into the description; $schema
 // and $comment are dropped.
+//
+// Objects get no propertyOrdering, though the API would otherwise list
+// their properties in alphabetical order: it would repeat every property
+// name on every request, and the order changes neither the arguments
+// (functionCall.args is an unordered Struct) nor how they are checked.
 //
 // It refuses, with an *Error naming the property: a recursive type whose
 // cycle passes through required properties only (Gemini unrolls cycles
@@ -56,41 +63,7 @@ func GeminiJSONSchema(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkGeminiCycles(out); err != nil {
 		return nil, err
 	}
-	addPropertyOrdering(out)
-	return encode(out), nil
-}
-
-// addPropertyOrdering gives every object schema with properties its
-// propertyOrdering: the SDK sends the schema through a map and the API
-// through a protobuf Struct, neither of which keeps key order.
-func addPropertyOrdering(v *value) {
-	switch v.kind {
-	case jObject:
-		if p := v.get("properties"); p != nil && p.kind == jObject && len(p.obj) > 1 && v.get("propertyOrdering") == nil {
-			order := &value{kind: jArray}
-			for _, m := range p.obj {
-				order.arr = append(order.arr, str(m.key))
-			}
-			v.set("propertyOrdering", order)
-		}
-		for _, m := range v.obj {
-			switch m.key {
-			case "enum", "const", "default", "examples":
-			case "properties", "$defs":
-				if m.val.kind == jObject {
-					for _, sub := range m.val.obj { // named schemas: not a schema itself
-						addPropertyOrdering(sub.val)
-					}
-				}
-			default:
-				addPropertyOrdering(m.val)
-			}
-		}
-	case jArray:
-		for _, e := range v.arr {
-			addPropertyOrdering(e)
-		}
-	}
+	return out.Encode(), nil
 }
 
 // checkGeminiCycles refuses a $ref cycle that never passes through an
@@ -104,25 +77,25 @@ func checkGeminiCycles(root *value) error {
 	edges := map[string][]edge{} // $refs reached from "#" or a definition through required properties only
 	var visit func(from string, s *value, path string, soft bool)
 	visit = func(from string, s *value, path string, soft bool) {
-		if s.kind != jObject {
+		if s.Kind != jsonvalue.Object {
 			return
 		}
-		if ref := s.get("$ref"); ref.isString() {
-			if name, _, err := d.resolve(ref.s, path); err == nil && !soft {
+		if ref := s.Get("$ref"); ref.IsString() {
+			if name, _, err := d.resolve(ref.Text, path); err == nil && !soft {
 				edges[from] = append(edges[from], edge{name, path})
 			}
 			return
 		}
-		rest := &value{kind: jObject}
-		for _, m := range s.obj {
-			if m.key != "properties" {
-				rest.obj = append(rest.obj, m)
+		rest := &value{Kind: jsonvalue.Object}
+		for _, m := range s.Members {
+			if m.Key != "properties" {
+				rest.Members = append(rest.Members, m)
 				continue
 			}
-			required := s.get("required")
-			for _, p := range m.val.obj {
-				optional := required == nil || !slices.ContainsFunc(required.arr, func(r *value) bool { return r.s == p.key })
-				visit(from, p.val, joinPath(path, p.key), soft || optional)
+			required := s.Get("required")
+			for _, p := range m.Val.Members {
+				optional := required == nil || !slices.ContainsFunc(required.Items, func(r *value) bool { return r.Text == p.Key })
+				visit(from, p.Val, joinPath(path, p.Key), soft || optional)
 			}
 		}
 		eachSubschema(rest, path, func(c *value, p string) error {
@@ -184,7 +157,7 @@ var geminiSchema = &rules{
 		concat(applicators, []string{"prefixItems"}),
 	),
 	minItems: -1,
-	enum:     func(v *value) bool { return v.kind != jObject && v.kind != jArray },
+	enum:     func(v *value) bool { return v.Kind != jsonvalue.Object && v.Kind != jsonvalue.Array },
 	enumWhat: "primitive values",
 	inline:   true,
 	closed:   true,
@@ -202,9 +175,10 @@ var geminiSchema = &rules{
 // every $ref is inlined; enums get "format": "enum", and integer and
 // number enum values are written as strings, as genai.Schema documents
 // ({type:INTEGER, format:enum, enum:["101","201"]}); const becomes a
-// one-value enum; objects get propertyOrdering; minItems, maxLength and
-// the other int64 fields are JSON integers, as genai.Schema decodes them.
-// exclusive bounds, multipleOf and uniqueItems move into the description.
+// one-value enum; minItems, maxLength and the other int64 fields are JSON
+// integers, as genai.Schema decodes them. exclusive bounds, multipleOf and
+// uniqueItems move into the description. Objects get no propertyOrdering,
+// as in GeminiJSONSchema.
 //
 // It refuses, with an *Error naming the property: recursive types, maps,
 // free-form objects and "any" values, values of several types, boolean
@@ -220,25 +194,25 @@ func GeminiSchema(schema json.RawMessage) (json.RawMessage, error) {
 	if err != nil {
 		return nil, err
 	}
-	return encode(g), nil
+	return g.Encode(), nil
 }
 
 // toGenai rewrites a schema lowered under geminiSchema into genai.Schema's
 // JSON shape. It builds new objects and leaves s alone.
 func toGenai(s *value, path string) (*value, error) {
-	out := &value{kind: jObject, obj: make([]member, 0, len(s.obj)+2)}
+	out := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(s.Members)+2)}
 	nullable := false
-	var enumTypes []kind // the JSON kinds of the enum values, before they became strings
-	for _, m := range s.obj {
-		k, v := m.key, m.val
+	var enumTypes []jsonvalue.Kind // the JSON kinds of the enum values, before they became strings
+	for _, m := range s.Members {
+		k, v := m.Key, m.Val
 		switch k {
 		case "type":
 			var names []string
-			if v.isString() {
-				names = []string{v.s}
+			if v.IsString() {
+				names = []string{v.Text}
 			} else {
-				for _, t := range v.arr {
-					names = append(names, t.s)
+				for _, t := range v.Items {
+					names = append(names, t.Text)
 				}
 			}
 			var rest []string
@@ -251,16 +225,16 @@ func toGenai(s *value, path string) (*value, error) {
 			}
 			switch len(rest) {
 			case 0:
-				v = str("NULL")
+				v = jsonvalue.NewString("NULL")
 			case 1:
-				v = str(strings.ToUpper(rest[0]))
+				v = jsonvalue.NewString(strings.ToUpper(rest[0]))
 			default:
 				return nil, errorf(path, "Gemini's Schema cannot express a value of several types (%s)", strings.Join(rest, ", "))
 			}
 		case "anyOf":
-			branches := &value{kind: jArray}
-			wrapper := len(v.arr) == 2 && nullSchema(v.arr[1]) // the branch keeps the property's path
-			for i, b := range v.arr {
+			branches := &value{Kind: jsonvalue.Array}
+			wrapper := len(v.Items) == 2 && nullSchema(v.Items[1]) // the branch keeps the property's path
+			for i, b := range v.Items {
 				if nullSchema(b) {
 					nullable = true
 					continue
@@ -273,48 +247,48 @@ func toGenai(s *value, path string) (*value, error) {
 				if err != nil {
 					return nil, err
 				}
-				branches.arr = append(branches.arr, gb)
+				branches.Items = append(branches.Items, gb)
 			}
-			if len(branches.arr) == 0 {
-				k, v = "type", str("NULL")
+			if len(branches.Items) == 0 {
+				k, v = "type", jsonvalue.NewString("NULL")
 			} else {
 				v = branches
 			}
 		case "enum", "const":
-			list := v.arr
+			list := v.Items
 			if k == "const" {
 				k, list = "enum", []*value{v}
 			}
-			vals := &value{kind: jArray}
+			vals := &value{Kind: jsonvalue.Array}
 			for _, e := range list {
-				switch e.kind {
-				case jNull:
+				switch e.Kind {
+				case jsonvalue.Null:
 					nullable = true
-				case jString, jNumber:
-					vals.arr = append(vals.arr, str(e.s))
-					enumTypes = append(enumTypes, e.kind)
+				case jsonvalue.String, jsonvalue.Number:
+					vals.Items = append(vals.Items, jsonvalue.NewString(e.Text))
+					enumTypes = append(enumTypes, e.Kind)
 				default:
-					return nil, errorf(path, "Gemini's Schema takes only string enum values (and numbers, written as strings); %s cannot be expressed", encode(e))
+					return nil, errorf(path, "Gemini's Schema takes only string enum values (and numbers, written as strings); %s cannot be expressed", e.Encode())
 				}
 			}
-			if len(vals.arr) == 0 {
+			if len(vals.Items) == 0 {
 				continue
 			}
 			v = vals
 		case "additionalProperties":
 			continue // always false here: an OpenAPI Schema object is closed
 		case "properties":
-			props := &value{kind: jObject, obj: make([]member, 0, len(v.obj))}
-			for _, p := range v.obj {
-				pp := joinPath(path, p.key)
-				if !geminiParamName(p.key) {
+			props := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(v.Members))}
+			for _, p := range v.Members {
+				pp := joinPath(path, p.Key)
+				if !geminiParamName(p.Key) {
 					return nil, errorf(pp, "Gemini's Schema takes property names of letters, digits and underscores, not starting with a digit, at most 64 characters: rename the field with a json tag, or use GeminiJSONSchema")
 				}
-				gp, err := toGenai(p.val, pp)
+				gp, err := toGenai(p.Val, pp)
 				if err != nil {
 					return nil, err
 				}
-				props.obj = append(props.obj, member{p.key, gp})
+				props.Members = append(props.Members, member{Key: p.Key, Val: gp})
 			}
 			v = props
 		case "items":
@@ -328,63 +302,55 @@ func toGenai(s *value, path string) (*value, error) {
 			if !ok || n.Sign() < 0 || !n.IsInt64() {
 				return nil, errorf(path, "%s must be an integer from 0 to %d for Gemini's Schema", k, int64(math.MaxInt64))
 			}
-			v = &value{kind: jNumber, s: n.String()}
+			v = &value{Kind: jsonvalue.Number, Text: n.String()}
 		case "minimum", "maximum":
-			if v.kind != jNumber {
+			// Every bound a float64 cannot hold is 2^53 or more in
+			// magnitude, and omitted before this (see omitted).
+			if v.Kind != jsonvalue.Number {
 				return nil, errorf(path, "%s must be a number", k)
 			}
-			if _, err := strconv.ParseFloat(v.s, 64); err != nil {
-				return nil, errorf(path, "%s %s does not fit the float64 of Gemini's Schema", k, v.s)
-			}
 		}
-		if out.get(k) != nil {
+		if out.Get(k) != nil {
 			return nil, errorf(path, "Gemini's Schema cannot express %s twice (enum beside const?)", k)
 		}
-		out.obj = append(out.obj, member{k, v})
+		out.Members = append(out.Members, member{Key: k, Val: v})
 	}
 
 	// {"anyOf":[X,{"type":"null"}],"description":...} → X, nullable, description.
-	if a := out.get("anyOf"); a != nil && len(a.arr) == 1 && onlyAnnotations(out, "anyOf") {
-		merged := &value{kind: jObject, obj: append([]member(nil), a.arr[0].obj...)}
-		for _, m := range out.obj {
-			if m.key != "anyOf" {
-				merged.set(m.key, m.val)
+	if a := out.Get("anyOf"); a != nil && len(a.Items) == 1 && onlyAnnotations(out, "anyOf") {
+		merged := &value{Kind: jsonvalue.Object, Members: append([]member(nil), a.Items[0].Members...)}
+		for _, m := range out.Members {
+			if m.Key != "anyOf" {
+				merged.Set(m.Key, m.Val)
 			}
 		}
 		out = merged
 	}
-	if t := out.get("type"); t != nil && t.s == "NULL" {
-		out.del("enum") // only null is valid: the enum's other values fail the type
+	if t := out.Get("type"); t != nil && t.Text == "NULL" {
+		out.Delete("enum") // only null is valid: the enum's other values fail the type
 	}
-	if out.get("enum") != nil {
-		if out.get("type") == nil {
+	if out.Get("enum") != nil {
+		if out.Get("type") == nil {
 			t := "STRING"
-			if !slices.Contains(enumTypes, jString) {
+			if !slices.Contains(enumTypes, jsonvalue.String) {
 				t = "NUMBER"
-				if allIntegers(out.get("enum")) {
+				if allIntegers(out.Get("enum")) {
 					t = "INTEGER"
 				}
 			}
-			out.obj = slices.Insert(out.obj, 0, member{"type", str(t)})
+			out.Members = slices.Insert(out.Members, 0, member{Key: "type", Val: jsonvalue.NewString(t)})
 		}
-		if out.get("format") == nil {
-			i := slices.IndexFunc(out.obj, func(m member) bool { return m.key == "enum" })
-			out.obj = slices.Insert(out.obj, i, member{"format", str("enum")})
+		if out.Get("format") == nil {
+			i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "enum" })
+			out.Members = slices.Insert(out.Members, i, member{Key: "format", Val: jsonvalue.NewString("enum")})
 		}
 	}
-	if nullable && out.get("type") == nil && out.get("anyOf") == nil {
-		out.obj = slices.Insert(out.obj, 0, member{"type", str("NULL")}) // enum:[null] or const:null
+	if nullable && out.Get("type") == nil && out.Get("anyOf") == nil {
+		out.Members = slices.Insert(out.Members, 0, member{Key: "type", Val: jsonvalue.NewString("NULL")}) // enum:[null] or const:null
 	}
 	if nullable {
-		i := slices.IndexFunc(out.obj, func(m member) bool { return m.key == "type" })
-		out.obj = slices.Insert(out.obj, i+1, member{"nullable", boolean(true)})
-	}
-	if p := out.get("properties"); p != nil && len(p.obj) > 0 {
-		order := &value{kind: jArray}
-		for _, m := range p.obj {
-			order.arr = append(order.arr, str(m.key))
-		}
-		out.set("propertyOrdering", order)
+		i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "type" })
+		out.Members = slices.Insert(out.Members, i+1, member{Key: "nullable", Val: jsonvalue.NewBool(true)})
 	}
 	return out, nil
 }
@@ -392,15 +358,15 @@ func toGenai(s *value, path string) (*value, error) {
 // nullSchema reports whether s is {"type":"null"}, give or take
 // annotations: the null branch of a nullable anyOf.
 func nullSchema(s *value) bool {
-	t := s.get("type")
-	return t.isString() && t.s == "null" && onlyAnnotations(s, "type")
+	t := s.Get("type")
+	return t.IsString() && t.Text == "null" && onlyAnnotations(s, "type")
 }
 
 // onlyAnnotations reports whether s has no keyword but except and
 // annotations.
 func onlyAnnotations(s *value, except string) bool {
-	for _, m := range s.obj {
-		if m.key != except && !slices.Contains(annotations, m.key) {
+	for _, m := range s.Members {
+		if m.Key != except && !slices.Contains(annotations, m.Key) {
 			return false
 		}
 	}
@@ -408,8 +374,8 @@ func onlyAnnotations(s *value, except string) bool {
 }
 
 func allIntegers(enum *value) bool {
-	for _, e := range enum.arr {
-		if r, ok := new(big.Rat).SetString(e.s); !ok || !r.IsInt() {
+	for _, e := range enum.Items {
+		if r, ok := new(big.Rat).SetString(e.Text); !ok || !r.IsInt() {
 			return false
 		}
 	}

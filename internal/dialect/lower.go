@@ -3,10 +3,13 @@ package dialect
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math/big"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // action is what a dialect does with a keyword it meets in a schema.
@@ -110,10 +113,10 @@ func lower(schema json.RawMessage, r *rules) (*value, error) {
 }
 
 func parseSchema(schema []byte) (*value, error) {
-	root, err := parse(schema)
+	root, err := jsonvalue.Parse(schema)
 	if err != nil {
-		if errors.Is(err, errTooDeep) {
-			return nil, &Error{Reason: err.Error()}
+		if errors.Is(err, jsonvalue.ErrTooDeep) {
+			return nil, &Error{Reason: fmt.Sprintf("the schema nests more than %d levels deep", jsonvalue.MaxDepth)}
 		}
 		return nil, &Error{Reason: "the schema is not valid JSON"}
 	}
@@ -123,14 +126,14 @@ func parseSchema(schema []byte) (*value, error) {
 // checkRoot applies the rule every provider shares: a tool's parameters are
 // one object, described by a plain object schema.
 func checkRoot(root *value, dialect string) error {
-	if root.kind != jObject {
+	if root.Kind != jsonvalue.Object {
 		return &Error{Reason: "the root must be a schema object of type object"}
 	}
-	if t := root.get("type"); !t.isString() || t.s != "object" {
+	if t := root.Get("type"); !t.IsString() || t.Text != "object" {
 		return &Error{Reason: dialect + " needs a root schema of type object"}
 	}
 	for _, k := range []string{"anyOf", "oneOf", "allOf", "$ref"} {
-		if root.get(k) != nil {
+		if root.Get(k) != nil {
 			return errorf("", "%s does not accept %s at the root: the root must be a plain object schema", dialect, k)
 		}
 	}
@@ -138,14 +141,14 @@ func checkRoot(root *value, dialect string) error {
 }
 
 func (l *lowerer) lowerRoot(root *value) (*value, error) {
-	body := &value{kind: jObject}
+	body := &value{Kind: jsonvalue.Object}
 	at := -1 // where $defs stood, to write them back there
-	for i, m := range root.obj {
-		if m.key == "$defs" {
+	for i, m := range root.Members {
+		if m.Key == "$defs" {
 			at = i
 			continue
 		}
-		body.obj = append(body.obj, m)
+		body.Members = append(body.Members, m)
 	}
 	l.stack = []string{"#"} // a "#" $ref below refers back to the root
 	out, err := l.schema(body, "")
@@ -178,15 +181,15 @@ func (l *lowerer) lowerRoot(root *value) (*value, error) {
 			lowered[name], again = def, true
 		}
 	}
-	defs := &value{kind: jObject}
+	defs := &value{Kind: jsonvalue.Object}
 	for _, name := range l.doc.order {
 		if d := lowered[name]; d != nil {
-			defs.obj = append(defs.obj, member{name, d})
+			defs.Members = append(defs.Members, member{Key: name, Val: d})
 		}
 	}
-	m := member{"$defs", defs}
-	at = min(max(at, 0), len(out.obj))
-	out.obj = slices.Insert(out.obj, at, m)
+	m := member{Key: "$defs", Val: defs}
+	at = min(max(at, 0), len(out.Members))
+	out.Members = slices.Insert(out.Members, at, m)
 	return out, nil
 }
 
@@ -195,16 +198,16 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 	if l.nodes++; l.nodes > maxNodes {
 		return nil, errorf(path, "the schema is too large once its $refs are inlined (over %d subschemas)", maxNodes)
 	}
-	switch in.kind {
-	case jBool:
-		if !in.b {
+	switch in.Kind {
+	case jsonvalue.Bool:
+		if !in.Bool {
 			return nil, errorf(path, "the schema false accepts no value; %s cannot express it", l.r.name)
 		}
 		if !l.r.anyOK {
 			return nil, l.anyError(path)
 		}
-		return object(), nil
-	case jObject:
+		return jsonvalue.NewObject(), nil
+	case jsonvalue.Object:
 	default:
 		return nil, errorf(path, "a schema must be a JSON object or a boolean")
 	}
@@ -212,21 +215,24 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.get("$ref") != nil {
+	if in.Get("$ref") != nil {
 		return l.ref(in, path)
 	}
 
-	out := &value{kind: jObject}
+	out := &value{Kind: jsonvalue.Object}
 	var moved []member
-	for _, m := range in.obj {
-		k, v := m.key, m.val
+	for _, m := range in.Members {
+		k, v := m.Key, m.Val
+		if omitted(in, m) {
+			continue
+		}
 		switch l.r.action(k) {
 		case drop:
 			continue
 		case refuse:
 			return nil, errorf(path, "%s cannot express the keyword %q", l.r.name, k)
 		case describe:
-			if k != "default" || v.kind != jNull { // default:null says nothing
+			if k != "default" || v.Kind != jsonvalue.Null { // default:null says nothing
 				moved = append(moved, m)
 			}
 			continue
@@ -237,16 +243,16 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 				return nil, err
 			}
 		case "properties":
-			if v.kind != jObject {
+			if v.Kind != jsonvalue.Object {
 				return nil, errorf(path, "properties must be an object")
 			}
-			props := &value{kind: jObject, obj: make([]member, 0, len(v.obj))}
-			for _, p := range v.obj {
-				ps, err := l.schema(p.val, joinPath(path, p.key))
+			props := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(v.Members))}
+			for _, p := range v.Members {
+				ps, err := l.schema(p.Val, joinPath(path, p.Key))
 				if err != nil {
 					return nil, err
 				}
-				props.obj = append(props.obj, member{p.key, ps})
+				props.Members = append(props.Members, member{Key: p.Key, Val: ps})
 			}
 			v = props
 		case "required":
@@ -254,7 +260,7 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 				return nil, errorf(path, "required must be an array of strings")
 			}
 		case "additionalProperties":
-			if v.kind == jBool && !v.b {
+			if v.Kind == jsonvalue.Bool && !v.Bool {
 				break
 			}
 			if l.r.closed {
@@ -264,7 +270,7 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 				return nil, err
 			}
 		case "items":
-			if v.kind == jArray {
+			if v.Kind == jsonvalue.Array {
 				return nil, errorf(path, "items must be one schema (use prefixItems for tuples)")
 			}
 			if v, err = l.schema(v, path+"[]"); err != nil {
@@ -278,22 +284,22 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 			if v, err = l.schemas(v, path, "."+k); err != nil {
 				return nil, err
 			}
-			if len(v.arr) == 0 {
+			if len(v.Items) == 0 {
 				return nil, errorf(path, "%s must list at least one schema", k)
 			}
 			if k == "oneOf" && l.r.toAnyOf {
 				// The branches of a canonical oneOf never overlap, so anyOf
 				// accepts the same values.
-				if in.get("anyOf") != nil {
+				if in.Get("anyOf") != nil {
 					return nil, errorf(path, "%s cannot express anyOf and oneOf on one schema", l.r.name)
 				}
 				k = "anyOf"
 			}
 		case "enum":
-			if v.kind != jArray || len(v.arr) == 0 {
+			if v.Kind != jsonvalue.Array || len(v.Items) == 0 {
 				return nil, errorf(path, "enum must be a non-empty array")
 			}
-			for _, e := range v.arr {
+			for _, e := range v.Items {
 				if !l.r.enum(e) {
 					return nil, errorf(path, "%s accepts only %s as enum values", l.r.name, l.r.enumWhat)
 				}
@@ -303,17 +309,17 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 				return nil, errorf(path, "%s accepts only %s as const values", l.r.name, l.r.enumWhat)
 			}
 			if l.r.constTo {
-				if in.get("enum") != nil {
+				if in.Get("enum") != nil {
 					return nil, errorf(path, "%s cannot express const beside enum: keep one", l.r.name)
 				}
-				k, v = "enum", array(v)
+				k, v = "enum", jsonvalue.NewArray(v)
 			}
 		case "description", "title", "format", "pattern":
-			if !v.isString() {
+			if !v.IsString() {
 				return nil, errorf(path, "%s must be a string", k)
 			}
-			if k == "format" && l.r.formats != nil && !l.r.formats[v.s] ||
-				k == "pattern" && l.r.pattern != nil && !l.r.pattern(v.s) {
+			if k == "format" && l.r.formats != nil && !l.r.formats[v.Text] ||
+				k == "pattern" && l.r.pattern != nil && !l.r.pattern(v.Text) {
 				moved = append(moved, m)
 				continue
 			}
@@ -329,28 +335,28 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 				}
 			}
 		case "default":
-			if v.kind == jNull {
+			if v.Kind == jsonvalue.Null {
 				continue
 			}
 		case "allOf", "$ref":
 			return nil, errorf(path, "%s left after normalizing; this is a bug in package dialect", k) // normalize and ref took them
 		}
-		out.obj = append(out.obj, member{k, v})
+		out.Members = append(out.Members, member{Key: k, Val: v})
 	}
 
 	if l.r.closed && isObject(out) {
-		if out.get("properties") == nil {
-			if out.get("additionalProperties") == nil {
+		if out.Get("properties") == nil {
+			if out.Get("additionalProperties") == nil {
 				return nil, errorf(path, "%s cannot express an object without declared properties (a map or free-form object): use a struct", l.r.name)
 			}
-			out.set("properties", object())
+			out.Set("properties", jsonvalue.NewObject())
 		}
-		out.set("additionalProperties", boolean(false))
-		if req := out.get("required"); req != nil {
-			props := out.get("properties")
-			for _, n := range req.arr {
-				if props.get(n.s) == nil {
-					return nil, errorf(path, "required names %q, which is not among the properties of this closed object", n.s)
+		out.Set("additionalProperties", jsonvalue.NewBool(false))
+		if req := out.Get("required"); req != nil {
+			props := out.Get("properties")
+			for _, n := range req.Items {
+				if props.Get(n.Text) == nil {
+					return nil, errorf(path, "required names %q, which is not among the properties of this closed object", n.Text)
 				}
 			}
 		}
@@ -368,20 +374,21 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 			return nil, err
 		}
 	}
+	typeFirst(out)
 	return out, nil
 }
 
 // schemas lowers an array of subschemas; the path of the i-th is
 // path+suffix+"[i]".
 func (l *lowerer) schemas(v *value, path, suffix string) (*value, error) {
-	if v.kind != jArray {
+	if v.Kind != jsonvalue.Array {
 		return nil, errorf(path, "%s must be an array of schemas", strings.TrimPrefix(suffix, "."))
 	}
 	// The branches of a nullable, {"anyOf":[X,{"type":"null"}]}, keep the
 	// path of the property: X is the property.
-	wrapper := suffix == ".anyOf" && len(v.arr) == 2 && nullSchema(v.arr[1])
-	out := &value{kind: jArray, arr: make([]*value, 0, len(v.arr))}
-	for i, s := range v.arr {
+	wrapper := suffix == ".anyOf" && len(v.Items) == 2 && nullSchema(v.Items[1])
+	out := &value{Kind: jsonvalue.Array, Items: make([]*value, 0, len(v.Items))}
+	for i, s := range v.Items {
 		p := path + suffix + "[" + strconv.Itoa(i) + "]"
 		if wrapper {
 			p = path
@@ -390,7 +397,7 @@ func (l *lowerer) schemas(v *value, path, suffix string) (*value, error) {
 		if err != nil {
 			return nil, err
 		}
-		out.arr = append(out.arr, ls)
+		out.Items = append(out.Items, ls)
 	}
 	return out, nil
 }
@@ -405,17 +412,17 @@ func (l *lowerer) anyError(path string) error {
 // {"type":"string","anyOf":[{"format":"ipv4"},{"format":"ipv6"}]}; strict
 // dialects want each branch typed).
 func (l *lowerer) normalize(in *value, path string) (*value, error) {
-	for all := in.get("allOf"); all != nil; all = in.get("allOf") {
-		if all.kind != jArray || len(all.arr) != 1 {
+	for all := in.Get("allOf"); all != nil; all = in.Get("allOf") {
+		if all.Kind != jsonvalue.Array || len(all.Items) != 1 {
 			return nil, errorf(path, "%s cannot express allOf with several schemas: merge them into one", l.r.name)
 		}
-		rest := &value{kind: jObject}
-		for _, m := range in.obj {
-			if m.key != "allOf" {
-				rest.obj = append(rest.obj, m)
+		rest := &value{Kind: jsonvalue.Object}
+		for _, m := range in.Members {
+			if m.Key != "allOf" {
+				rest.Members = append(rest.Members, m)
 			}
 		}
-		merged, err := merge(all.arr[0], rest, path, "allOf")
+		merged, err := merge(all.Items[0], rest, path, "allOf")
 		if err != nil {
 			return nil, err
 		}
@@ -424,41 +431,41 @@ func (l *lowerer) normalize(in *value, path string) (*value, error) {
 	if !l.r.typeDown {
 		return in, nil
 	}
-	t := in.get("type")
+	t := in.Get("type")
 	key := "anyOf"
-	branches := in.get(key)
+	branches := in.Get(key)
 	if branches == nil && l.r.toAnyOf {
 		key = "oneOf"
-		branches = in.get(key)
+		branches = in.Get(key)
 	}
-	if t == nil || branches == nil || branches.kind != jArray {
+	if t == nil || branches == nil || branches.Kind != jsonvalue.Array {
 		return in, nil
 	}
-	moved := &value{kind: jArray, arr: make([]*value, len(branches.arr))}
-	for i, b := range branches.arr {
+	moved := &value{Kind: jsonvalue.Array, Items: make([]*value, len(branches.Items))}
+	for i, b := range branches.Items {
 		switch {
-		case b.kind == jBool && b.b:
-			moved.arr[i] = object(member{"type", t})
-		case b.kind == jObject && b.get("$ref") == nil && (b.get("type") == nil || equal(b.get("type"), t)):
-			nb := object(member{"type", t})
-			for _, m := range b.obj {
-				if m.key != "type" {
-					nb.obj = append(nb.obj, m)
+		case b.Kind == jsonvalue.Bool && b.Bool:
+			moved.Items[i] = jsonvalue.NewObject(member{Key: "type", Val: t})
+		case b.Kind == jsonvalue.Object && b.Get("$ref") == nil && (b.Get("type") == nil || jsonvalue.Equal(b.Get("type"), t)):
+			nb := jsonvalue.NewObject(member{Key: "type", Val: t})
+			for _, m := range b.Members {
+				if m.Key != "type" {
+					nb.Members = append(nb.Members, m)
 				}
 			}
-			moved.arr[i] = nb
+			moved.Items[i] = nb
 		default:
 			return in, nil // a branch the type cannot move into: leave both
 		}
 	}
-	out := &value{kind: jObject}
-	for _, m := range in.obj {
-		switch m.key {
+	out := &value{Kind: jsonvalue.Object}
+	for _, m := range in.Members {
+		switch m.Key {
 		case "type":
 		case key:
-			out.obj = append(out.obj, member{key, moved})
+			out.Members = append(out.Members, member{Key: key, Val: moved})
 		default:
-			out.obj = append(out.obj, m)
+			out.Members = append(out.Members, m)
 		}
 	}
 	return out, nil
@@ -467,17 +474,17 @@ func (l *lowerer) normalize(in *value, path string) (*value, error) {
 // ref lowers a schema holding $ref: kept as a bare $ref where the dialect
 // keeps $defs and the $ref has no siblings, inlined otherwise.
 func (l *lowerer) ref(in *value, path string) (*value, error) {
-	refv := in.get("$ref")
-	if !refv.isString() {
+	refv := in.Get("$ref")
+	if !refv.IsString() {
 		return nil, errorf(path, "$ref must be a string")
 	}
-	name, target, err := l.doc.resolve(refv.s, path)
+	name, target, err := l.doc.resolve(refv.Text, path)
 	if err != nil {
 		return nil, err
 	}
 	siblings := false
-	for _, m := range in.obj {
-		if m.key == "$ref" || m.key == "$defs" || l.r.action(m.key) == drop || l.r.refKeys && strings.HasPrefix(m.key, "$") {
+	for _, m := range in.Members {
+		if m.Key == "$ref" || m.Key == "$defs" || l.r.action(m.Key) == drop || l.r.refKeys && strings.HasPrefix(m.Key, "$") {
 			continue
 		}
 		siblings = true
@@ -491,13 +498,13 @@ func (l *lowerer) ref(in *value, path string) (*value, error) {
 			// description and title for now. A nullable wrapper takes
 			// them over (see nullable); bareRefs drops what is left, as
 			// the Anthropic SDK drops every sibling of a $ref.
-			out := object(member{"$ref", str(refv.s)})
-			for _, m := range in.obj {
+			out := jsonvalue.NewObject(member{Key: "$ref", Val: jsonvalue.NewString(refv.Text)})
+			for _, m := range in.Members {
 				switch {
-				case m.key == "description" || m.key == "title":
-					out.obj = append(out.obj, m)
-				case m.key != "$ref" && l.r.action(m.key) != drop && !slices.Contains(annotations, m.key):
-					return nil, errorf(path, "%s cannot express the keyword %q beside a recursive $ref", l.r.name, m.key)
+				case m.Key == "description" || m.Key == "title":
+					out.Members = append(out.Members, m)
+				case m.Key != "$ref" && l.r.action(m.Key) != drop && !slices.Contains(annotations, m.Key):
+					return nil, errorf(path, "%s cannot express the keyword %q beside a recursive $ref", l.r.name, m.Key)
 				}
 			}
 			l.use(name)
@@ -506,13 +513,13 @@ func (l *lowerer) ref(in *value, path string) (*value, error) {
 	}
 	if !l.r.inline && !siblings {
 		l.use(name)
-		return object(member{"$ref", str(refv.s)}), nil
+		return jsonvalue.NewObject(member{Key: "$ref", Val: jsonvalue.NewString(refv.Text)}), nil
 	}
 	// Inline: the definition, with the keywords written beside the $ref.
-	rest := &value{kind: jObject}
-	for _, m := range in.obj {
-		if m.key != "$ref" {
-			rest.obj = append(rest.obj, m)
+	rest := &value{Kind: jsonvalue.Object}
+	for _, m := range in.Members {
+		if m.Key != "$ref" {
+			rest.Members = append(rest.Members, m)
 		}
 	}
 	merged, err := merge(target, rest, path, "$ref")
@@ -536,11 +543,11 @@ func (l *lowerer) use(name string) {
 // bareRefs drops the keywords left beside a $ref in s and its
 // subschemas: no dialect that keeps $refs takes siblings.
 func bareRefs(s *value) {
-	if s.kind != jObject {
+	if s.Kind != jsonvalue.Object {
 		return
 	}
-	if ref := s.get("$ref"); ref != nil {
-		s.obj = []member{{"$ref", ref}}
+	if ref := s.Get("$ref"); ref != nil {
+		s.Members = []member{{Key: "$ref", Val: ref}}
 		return
 	}
 	eachSubschema(s, "", func(c *value, _ string) error {
@@ -553,28 +560,28 @@ func bareRefs(s *value) {
 // $ref, or around a one-schema allOf): annotations from rest win, other
 // keywords are added unless they conflict.
 func merge(target, rest *value, path, what string) (*value, error) {
-	out := &value{kind: jObject}
-	switch target.kind {
-	case jBool:
-		if !target.b {
+	out := &value{Kind: jsonvalue.Object}
+	switch target.Kind {
+	case jsonvalue.Bool:
+		if !target.Bool {
 			return nil, errorf(path, "the schema behind %s is false and accepts no value", what)
 		}
-	case jObject:
-		for _, m := range target.obj {
-			if m.key != "$defs" {
-				out.obj = append(out.obj, m)
+	case jsonvalue.Object:
+		for _, m := range target.Members {
+			if m.Key != "$defs" {
+				out.Members = append(out.Members, m)
 			}
 		}
 	default:
 		return nil, errorf(path, "the schema behind %s must be a JSON object or a boolean", what)
 	}
-	for _, m := range rest.obj {
-		prev := out.get(m.key)
+	for _, m := range rest.Members {
+		prev := out.Get(m.Key)
 		switch {
-		case prev == nil || slices.Contains(annotations, m.key):
-			out.set(m.key, m.val)
-		case !equal(prev, m.val):
-			return nil, errorf(path, "the keyword %q beside %s conflicts with the schema it names; move it into the definition", m.key, what)
+		case prev == nil || slices.Contains(annotations, m.Key):
+			out.Set(m.Key, m.Val)
+		case !jsonvalue.Equal(prev, m.Val):
+			return nil, errorf(path, "the keyword %q beside %s conflicts with the schema it names; move it into the definition", m.Key, what)
 		}
 	}
 	return out, nil
@@ -593,41 +600,41 @@ func defName(name string) string {
 // NullStripper removes it before validation.
 func (l *lowerer) requireAll(in, out *value) error {
 	req := map[string]bool{}
-	if r := in.get("required"); r != nil {
-		for _, n := range r.arr {
-			req[n.s] = true
+	if r := in.Get("required"); r != nil {
+		for _, n := range r.Items {
+			req[n.Text] = true
 		}
 	}
-	inProps := in.get("properties")
-	props := out.get("properties")
+	inProps := in.Get("properties")
+	props := out.Get("properties")
 	if props == nil {
 		return nil
 	}
-	names := &value{kind: jArray, arr: make([]*value, 0, len(props.obj))}
-	for i, p := range props.obj {
-		names.arr = append(names.arr, str(p.key))
-		if !req[p.key] && !l.doc.acceptsNull(inProps.get(p.key)) {
-			props.obj[i].val = nullable(p.val)
+	names := &value{Kind: jsonvalue.Array, Items: make([]*value, 0, len(props.Members))}
+	for i, p := range props.Members {
+		names.Items = append(names.Items, jsonvalue.NewString(p.Key))
+		if !req[p.Key] && !l.doc.acceptsNull(inProps.Get(p.Key)) {
+			props.Members[i].Val = nullable(p.Val)
 		}
 	}
-	out.set("required", names)
+	out.Set("required", names)
 	return nil
 }
 
 // checkType checks a type keyword: one type name or an array of them.
 func checkType(t *value, path string) error {
 	ok := func(v *value) bool {
-		if !v.isString() {
+		if !v.IsString() {
 			return false
 		}
-		switch v.s {
+		switch v.Text {
 		case "string", "number", "integer", "boolean", "object", "array", "null":
 			return true
 		}
 		return false
 	}
-	if t.kind == jArray && len(t.arr) > 0 {
-		for _, v := range t.arr {
+	if t.Kind == jsonvalue.Array && len(t.Items) > 0 {
+		for _, v := range t.Items {
 			if !ok(v) {
 				return errorf(path, "type must name JSON types")
 			}
@@ -642,15 +649,15 @@ func checkType(t *value, path string) error {
 
 // hasType reports whether the type keyword of s names type name.
 func hasType(s *value, name string) bool {
-	t := s.get("type")
+	t := s.Get("type")
 	if t == nil {
 		return false
 	}
-	if t.isString() {
-		return t.s == name
+	if t.IsString() {
+		return t.Text == name
 	}
-	for _, v := range t.arr {
-		if v.isString() && v.s == name {
+	for _, v := range t.Items {
+		if v.IsString() && v.Text == name {
 			return true
 		}
 	}
@@ -663,7 +670,7 @@ func isObject(s *value) bool { return hasType(s, "object") }
 // dialects need of every subschema.
 func typed(s *value) bool {
 	for _, k := range []string{"type", "enum", "const", "anyOf", "$ref"} {
-		if s.get(k) != nil {
+		if s.Get(k) != nil {
 			return true
 		}
 	}
@@ -671,11 +678,11 @@ func typed(s *value) bool {
 }
 
 func stringArray(v *value) bool {
-	if v.kind != jArray {
+	if v.Kind != jsonvalue.Array {
 		return false
 	}
-	for _, e := range v.arr {
-		if !e.isString() {
+	for _, e := range v.Items {
+		if !e.IsString() {
 			return false
 		}
 	}
@@ -684,11 +691,11 @@ func stringArray(v *value) bool {
 
 // integer reads a JSON number that is an integer, such as 3 or 3.0.
 func integer(v *value) (*big.Int, bool) {
-	if v.kind != jNumber {
+	if v.Kind != jsonvalue.Number {
 		return nil, false
 	}
-	r, ok := new(big.Rat).SetString(v.s)
-	if !ok || !r.IsInt() || len(v.s) > 64 {
+	r, ok := new(big.Rat).SetString(v.Text)
+	if !ok || !r.IsInt() || len(v.Text) > 64 {
 		return nil, false
 	}
 	return r.Num(), true
@@ -704,58 +711,31 @@ func describeIn(out *value, moved []member, path string) error {
 		}
 		return len(describeOrder)
 	}
-	moved = slices.DeleteFunc(moved, typeRange)
-	if len(moved) == 0 {
-		return nil
-	}
-	slices.SortStableFunc(moved, func(a, b member) int { return rank(a.key) - rank(b.key) })
+	slices.SortStableFunc(moved, func(a, b member) int { return rank(a.Key) - rank(b.Key) })
 	var b strings.Builder
 	b.WriteByte('{')
 	for i, m := range moved {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(m.key)
+		b.WriteString(m.Key)
 		b.WriteString(": ")
-		if m.val.isString() {
-			b.WriteString(m.val.s)
+		if m.Val.IsString() {
+			b.WriteString(m.Val.Text)
 		} else {
-			b.Write(encode(m.val))
+			b.Write(m.Val.Encode())
 		}
 	}
 	b.WriteByte('}')
 	text := b.String()
-	if d := out.get("description"); d != nil {
-		if !d.isString() {
+	if d := out.Get("description"); d != nil {
+		if !d.IsString() {
 			return errorf(path, "description must be a string")
 		}
-		if d.s != "" {
-			text = d.s + "\n\n" + text
+		if d.Text != "" {
+			text = d.Text + "\n\n" + text
 		}
 	}
-	out.set("description", str(text))
+	out.Set("description", jsonvalue.NewString(text))
 	return nil
-}
-
-// maxExact is 2^53: beyond it a JSON number no longer names one float64.
-var maxExact = new(big.Rat).SetInt64(1 << 53)
-
-// typeRange reports whether a moved keyword is a numeric bound of 2^53 or
-// more in size. The core writes such bounds for the range of int64,
-// uint64 and the float types ("minimum": -9223372036854775808, or ±MaxFloat64
-// as a 309-digit integer); in a description they would cost the model
-// hundreds of characters to say "any number", so they are left out. The
-// canonical validator still enforces them. This is our choice, not a
-// provider rule.
-func typeRange(m member) bool {
-	switch m.key {
-	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
-	default:
-		return false
-	}
-	if m.val.kind != jNumber {
-		return false
-	}
-	r, ok := new(big.Rat).SetString(m.val.s)
-	return ok && r.Abs(r).Cmp(maxExact) >= 0
 }

@@ -1,6 +1,10 @@
 package dialect
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
+)
 
 // doc is a parsed canonical schema with its definitions, for resolving
 // $refs.
@@ -14,10 +18,10 @@ type doc struct {
 
 func newDoc(root *value) *doc {
 	d := &doc{root: root, defs: map[string]*value{}}
-	if defs := root.get("$defs"); defs != nil && defs.kind == jObject {
-		for _, m := range defs.obj {
-			d.defs[m.key] = m.val
-			d.order = append(d.order, m.key)
+	if defs := root.Get("$defs"); defs != nil && defs.Kind == jsonvalue.Object {
+		for _, m := range defs.Members {
+			d.defs[m.Key] = m.Val
+			d.order = append(d.order, m.Key)
 		}
 	}
 	return d
@@ -54,15 +58,15 @@ func (d *doc) nullOK(s *value, depth int) bool {
 	if s == nil || depth > 64 {
 		return true
 	}
-	switch s.kind {
-	case jBool:
-		return s.b
-	case jObject:
+	switch s.Kind {
+	case jsonvalue.Bool:
+		return s.Bool
+	case jsonvalue.Object:
 	default:
 		return true
 	}
-	if ref := s.get("$ref"); ref.isString() {
-		if name, target, err := d.resolve(ref.s, ""); err == nil {
+	if ref := s.Get("$ref"); ref.IsString() {
+		if name, target, err := d.resolve(ref.Text, ""); err == nil {
 			// Once per definition: definitions that each name the next
 			// twice would otherwise cost 2^n.
 			ok, known := d.nullDefs[name]
@@ -79,25 +83,25 @@ func (d *doc) nullOK(s *value, depth int) bool {
 			}
 		}
 	}
-	if t := s.get("type"); t != nil && !hasType(s, "null") && (t.isString() || t.kind == jArray) {
+	if t := s.Get("type"); t != nil && !hasType(s, "null") && (t.IsString() || t.Kind == jsonvalue.Array) {
 		return false
 	}
-	if e := s.get("enum"); e != nil && e.kind == jArray {
+	if e := s.Get("enum"); e != nil && e.Kind == jsonvalue.Array {
 		found := false
-		for _, v := range e.arr {
-			found = found || v.kind == jNull
+		for _, v := range e.Items {
+			found = found || v.Kind == jsonvalue.Null
 		}
 		if !found {
 			return false
 		}
 	}
-	if c := s.get("const"); c != nil && c.kind != jNull {
+	if c := s.Get("const"); c != nil && c.Kind != jsonvalue.Null {
 		return false
 	}
 	for _, k := range []string{"anyOf", "oneOf"} {
-		if bs := s.get(k); bs != nil && bs.kind == jArray {
+		if bs := s.Get(k); bs != nil && bs.Kind == jsonvalue.Array {
 			found := false
-			for _, b := range bs.arr {
+			for _, b := range bs.Items {
 				found = found || d.nullOK(b, depth+1)
 			}
 			if !found {
@@ -105,8 +109,8 @@ func (d *doc) nullOK(s *value, depth int) bool {
 			}
 		}
 	}
-	if bs := s.get("allOf"); bs != nil && bs.kind == jArray {
-		for _, b := range bs.arr {
+	if bs := s.Get("allOf"); bs != nil && bs.Kind == jsonvalue.Array {
+		for _, b := range bs.Items {
 			if !d.nullOK(b, depth+1) {
 				return false
 			}
@@ -124,32 +128,32 @@ var primitive = map[string]bool{"string": true, "number": true, "integer": true,
 // {"anyOf":[s,{"type":"null"}]} otherwise, with s's description and title
 // on the anyOf. s is not changed.
 func nullable(s *value) *value {
-	null := object(member{"type", str("null")})
-	if s.get("enum") == nil && s.get("const") == nil && s.get("anyOf") == nil && s.get("$ref") == nil {
-		if t := s.get("type"); t.isString() && primitive[t.s] {
-			c := &value{kind: jObject, obj: append([]member(nil), s.obj...)}
-			c.set("type", array(str(t.s), str("null")))
+	null := jsonvalue.NewObject(member{Key: "type", Val: jsonvalue.NewString("null")})
+	if s.Get("enum") == nil && s.Get("const") == nil && s.Get("anyOf") == nil && s.Get("$ref") == nil {
+		if t := s.Get("type"); t.IsString() && primitive[t.Text] {
+			c := &value{Kind: jsonvalue.Object, Members: append([]member(nil), s.Members...)}
+			c.Set("type", jsonvalue.NewArray(jsonvalue.NewString(t.Text), jsonvalue.NewString("null")))
 			return c
 		}
 	}
-	if any := s.get("anyOf"); any != nil {
+	if any := s.Get("anyOf"); any != nil {
 		only := true
-		for _, m := range s.obj {
-			only = only && (m.key == "anyOf" || m.key == "description" || m.key == "title")
+		for _, m := range s.Members {
+			only = only && (m.Key == "anyOf" || m.Key == "description" || m.Key == "title")
 		}
 		if only {
-			c := &value{kind: jObject, obj: append([]member(nil), s.obj...)}
-			c.set("anyOf", array(append(append([]*value(nil), any.arr...), null)...))
+			c := &value{Kind: jsonvalue.Object, Members: append([]member(nil), s.Members...)}
+			c.Set("anyOf", jsonvalue.NewArray(append(append([]*value(nil), any.Items...), null)...))
 			return c
 		}
 	}
-	inner := &value{kind: jObject}
-	w := object(member{"anyOf", array(inner, null)})
-	for _, m := range s.obj {
-		if m.key == "description" || m.key == "title" {
-			w.obj = append(w.obj, m)
+	inner := &value{Kind: jsonvalue.Object}
+	w := jsonvalue.NewObject(member{Key: "anyOf", Val: jsonvalue.NewArray(inner, null)})
+	for _, m := range s.Members {
+		if m.Key == "description" || m.Key == "title" {
+			w.Members = append(w.Members, m)
 		} else {
-			inner.obj = append(inner.obj, m)
+			inner.Members = append(inner.Members, m)
 		}
 	}
 	return w

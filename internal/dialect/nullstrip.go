@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // NullStripper removes the nulls a strict-mode model sends for optional
@@ -45,7 +47,7 @@ func NewNullStripper(canonical json.RawMessage) (*NullStripper, error) {
 	b := &planBuilder{doc: newDoc(root), defs: map[string]*stripPlan{}}
 	p := b.node()
 	b.defs["#"] = p // a "#" $ref reads as the root
-	if root.kind == jObject {
+	if root.Kind == jsonvalue.Object {
 		b.fill(p, root, 0)
 	}
 	b.finish()
@@ -65,18 +67,18 @@ type planBuilder struct {
 // plan reads the plan of the values of schema s, or nil when they cannot
 // hold an object or array the schema describes.
 func (b *planBuilder) plan(s *value, depth int) *stripPlan {
-	if s == nil || s.kind != jObject || depth > maxDepth {
+	if s == nil || s.Kind != jsonvalue.Object || depth > jsonvalue.MaxDepth {
 		return nil
 	}
-	if ref := s.get("$ref"); ref.isString() {
-		name, target, err := b.doc.resolve(ref.s, "")
+	if ref := s.Get("$ref"); ref.IsString() {
+		name, target, err := b.doc.resolve(ref.Text, "")
 		if err != nil {
 			return nil
 		}
-		rest := &value{kind: jObject}
-		for _, m := range s.obj {
-			if m.key != "$ref" {
-				rest.obj = append(rest.obj, m)
+		rest := &value{Kind: jsonvalue.Object}
+		for _, m := range s.Members {
+			if m.Key != "$ref" {
+				rest.Members = append(rest.Members, m)
 			}
 		}
 		if b.plan(rest, depth+1) != nil {
@@ -90,8 +92,8 @@ func (b *planBuilder) plan(s *value, depth int) *stripPlan {
 		p.same = b.plan(target, depth+1)
 		return p
 	}
-	if s.get("properties") == nil && s.get("items") == nil && s.get("additionalProperties") == nil &&
-		s.get("anyOf") == nil && s.get("oneOf") == nil && s.get("allOf") == nil {
+	if s.Get("properties") == nil && s.Get("items") == nil && s.Get("additionalProperties") == nil &&
+		s.Get("anyOf") == nil && s.Get("oneOf") == nil && s.Get("allOf") == nil {
 		return nil
 	}
 	p := b.node()
@@ -108,22 +110,22 @@ func (b *planBuilder) node() *stripPlan {
 // fill sets p from the schema s.
 func (b *planBuilder) fill(p *stripPlan, s *value, depth int) {
 	req := map[string]bool{}
-	if r := s.get("required"); r != nil {
-		for _, n := range r.arr {
-			req[n.s] = true
+	if r := s.Get("required"); r != nil {
+		for _, n := range r.Items {
+			req[n.Text] = true
 		}
 	}
-	if props := s.get("properties"); props != nil && props.kind == jObject {
-		p.props = make(map[string]propPlan, len(props.obj))
-		for _, m := range props.obj {
-			p.props[m.key] = propPlan{
-				strip: !req[m.key] && !b.doc.acceptsNull(m.val),
-				plan:  b.plan(m.val, depth+1),
+	if props := s.Get("properties"); props != nil && props.Kind == jsonvalue.Object {
+		p.props = make(map[string]propPlan, len(props.Members))
+		for _, m := range props.Members {
+			p.props[m.Key] = propPlan{
+				strip: !req[m.Key] && !b.doc.acceptsNull(m.Val),
+				plan:  b.plan(m.Val, depth+1),
 			}
 		}
 	}
-	p.items = b.plan(s.get("items"), depth+1)
-	if ap := s.get("additionalProperties"); ap != nil {
+	p.items = b.plan(s.Get("items"), depth+1)
+	if ap := s.Get("additionalProperties"); ap != nil {
 		p.extra = b.plan(ap, depth+1)
 	}
 	// Alternatives: follow the one branch with structure, if only one has
@@ -133,8 +135,8 @@ func (b *planBuilder) fill(p *stripPlan, s *value, depth int) {
 	var alt *stripPlan
 	n := 0
 	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
-		if bs := s.get(k); bs != nil && bs.kind == jArray {
-			for _, br := range bs.arr {
+		if bs := s.Get(k); bs != nil && bs.Kind == jsonvalue.Array {
+			for _, br := range bs.Items {
 				if q := b.plan(br, depth+1); q != nil {
 					alt, n = q, n+1
 				}

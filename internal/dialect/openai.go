@@ -3,6 +3,8 @@ package dialect
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // openAIStrict is the Structured Outputs subset (providers.md §1, "Strict
@@ -52,7 +54,7 @@ func OpenAIStrict(schema json.RawMessage) (json.RawMessage, error) {
 	if err := checkOpenAILimits(out); err != nil {
 		return nil, err
 	}
-	return encode(out), nil
+	return out.Encode(), nil
 }
 
 // OpenAI's documented limits on a strict schema.
@@ -70,27 +72,27 @@ func checkOpenAILimits(root *value) error {
 	var props, enums, chars int
 	var walk func(s *value, path string) error
 	walk = func(s *value, path string) error {
-		if s.kind != jObject {
+		if s.Kind != jsonvalue.Object {
 			return nil
 		}
-		if p := s.get("properties"); p != nil {
-			props += len(p.obj)
-			for _, m := range p.obj {
-				chars += len(m.key)
+		if p := s.Get("properties"); p != nil {
+			props += len(p.Members)
+			for _, m := range p.Members {
+				chars += len(m.Key)
 			}
 		}
-		if e := s.get("enum"); e != nil {
-			enums += len(e.arr)
+		if e := s.Get("enum"); e != nil {
+			enums += len(e.Items)
 			n := 0
-			for _, v := range e.arr {
+			for _, v := range e.Items {
 				n += valueChars(v)
 			}
 			chars += n
-			if len(e.arr) > openAIBigEnum && n > openAIBigEnumChars {
-				return errorf(path, "OpenAI strict mode allows at most %d characters in an enum of more than %d values; this one has %d values and %d characters", openAIBigEnumChars, openAIBigEnum, len(e.arr), n)
+			if len(e.Items) > openAIBigEnum && n > openAIBigEnumChars {
+				return errorf(path, "OpenAI strict mode allows at most %d characters in an enum of more than %d values; this one has %d values and %d characters", openAIBigEnumChars, openAIBigEnum, len(e.Items), n)
 			}
 		}
-		if c := s.get("const"); c != nil {
+		if c := s.Get("const"); c != nil {
 			chars += valueChars(c)
 		}
 		return eachSubschema(s, path, walk)
@@ -98,10 +100,10 @@ func checkOpenAILimits(root *value) error {
 	if err := walk(root, ""); err != nil {
 		return err
 	}
-	if defs := root.get("$defs"); defs != nil {
-		for _, m := range defs.obj {
-			chars += len(m.key)
-			if err := walk(m.val, "$defs."+m.key); err != nil {
+	if defs := root.Get("$defs"); defs != nil {
+		for _, m := range defs.Members {
+			chars += len(m.Key)
+			if err := walk(m.Val, "$defs."+m.Key); err != nil {
 				return err
 			}
 		}
@@ -123,10 +125,10 @@ func checkOpenAILimits(root *value) error {
 // valueChars counts the characters of an enum or const value: the text of
 // a string, the JSON of anything else.
 func valueChars(v *value) int {
-	if v.isString() {
-		return len([]rune(v.s))
+	if v.IsString() {
+		return len([]rune(v.Text))
 	}
-	return len(encode(v))
+	return len(v.Encode())
 }
 
 // objectDepth is the deepest nesting of object schemas under root, and the
@@ -144,11 +146,11 @@ func objectDepth(root *value) (int, string) {
 	active := map[string]bool{"#": true}
 	var depth func(s *value, path string) (int, string)
 	depth = func(s *value, path string) (int, string) {
-		if s.kind != jObject {
+		if s.Kind != jsonvalue.Object {
 			return 0, path
 		}
-		if ref := s.get("$ref"); ref.isString() {
-			name, target, err := d.resolve(ref.s, path)
+		if ref := s.Get("$ref"); ref.IsString() {
+			name, target, err := d.resolve(ref.Text, path)
 			if err != nil || active[name] {
 				return 0, path
 			}
@@ -182,32 +184,32 @@ func objectDepth(root *value) (int, string) {
 // eachSubschema calls fn on each direct subschema of a lowered schema s
 // (not $defs), with its path.
 func eachSubschema(s *value, path string, fn func(*value, string) error) error {
-	for _, m := range s.obj {
-		switch m.key {
+	for _, m := range s.Members {
+		switch m.Key {
 		case "properties":
-			for _, p := range m.val.obj {
-				if err := fn(p.val, joinPath(path, p.key)); err != nil {
+			for _, p := range m.Val.Members {
+				if err := fn(p.Val, joinPath(path, p.Key)); err != nil {
 					return err
 				}
 			}
 		case "items":
-			if err := fn(m.val, path+"[]"); err != nil {
+			if err := fn(m.Val, path+"[]"); err != nil {
 				return err
 			}
 		case "additionalProperties":
-			if err := fn(m.val, path+"{}"); err != nil {
+			if err := fn(m.Val, path+"{}"); err != nil {
 				return err
 			}
 		case "anyOf", "oneOf", "prefixItems":
 			// The branches of a nullable wrapper, {"anyOf":[X,{"type":"null"}]},
 			// keep the path of the property: X is the property.
-			wrapper := m.key == "anyOf" && len(m.val.arr) == 2 && nullSchema(m.val.arr[1])
-			for i, b := range m.val.arr {
+			wrapper := m.Key == "anyOf" && len(m.Val.Items) == 2 && nullSchema(m.Val.Items[1])
+			for i, b := range m.Val.Items {
 				p := fmt.Sprintf("%s[%d]", path, i)
 				if wrapper {
 					p = path
-				} else if m.key != "prefixItems" {
-					p = fmt.Sprintf("%s.%s[%d]", path, m.key, i)
+				} else if m.Key != "prefixItems" {
+					p = fmt.Sprintf("%s.%s[%d]", path, m.Key, i)
 				}
 				if err := fn(b, p); err != nil {
 					return err

@@ -9,9 +9,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // violations collects rule breaks with their paths.
@@ -220,16 +223,33 @@ func openAIStrictRules(out []byte) violations {
 // anthropicRules: providers.md §2, non-strict: a 2020-12 schema with a
 // plain object root, without the tooling keywords.
 func anthropicRules(out []byte) violations {
+	v := compactRules(out)
+	if root, err := decodeJSON(out); err == nil {
+		checkRootObject(&v, root)
+	}
+	return v
+}
+
+// compactRules: what no dialect sends (see omitted): keywords for tooling,
+// and bounds of 2^53 or more in magnitude.
+func compactRules(out []byte) violations {
 	var v violations
 	root, err := decodeJSON(out)
 	if err != nil {
 		return violations{err.Error()}
 	}
-	checkRootObject(&v, root)
 	for _, n := range subschemas(root) {
-		for k := range n.s {
+		for k, val := range n.s {
 			if k == "$schema" || k == "$id" || k == "$comment" || strings.HasPrefix(k, "x-") {
 				v.add(n.path, "tooling keyword %q left in", k)
+			}
+			switch k {
+			case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+				if num, ok := val.(json.Number); ok {
+					if f, _ := num.Float64(); math.Abs(f) >= 1<<53 {
+						v.add(n.path, "%s %s sent", k, num)
+					}
+				}
 			}
 		}
 	}
@@ -435,8 +455,9 @@ var geminiParamNameRule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
 // geminiSchemaRules: providers.md §3, genai.Schema: decodes into the
 // Schema's shape (no $ref, $defs, additionalProperties, const, type arrays
-// or unknown fields), upper-case types, string enums, propertyOrdering in
-// property order, property names Gemini accepts.
+// or unknown fields), upper-case types, string enums, a propertyOrdering
+// (if any) that lists the properties in order, property names Gemini
+// accepts.
 func geminiSchemaRules(out []byte) violations {
 	var v violations
 	d := json.NewDecoder(bytes.NewReader(out))
@@ -448,7 +469,7 @@ func geminiSchemaRules(out []byte) violations {
 	if s.Type != "OBJECT" {
 		v.add("", "root type %q", s.Type)
 	}
-	ordered, err := parse(out) // member order, which genaiSchema's maps lose
+	ordered, err := jsonvalue.Parse(out) // member order, which genaiSchema's maps lose
 	if err != nil {
 		return violations{err.Error()}
 	}
@@ -470,16 +491,16 @@ func geminiSchemaRules(out []byte) violations {
 			v.add(path, "enum on type %q", s.Type)
 		}
 		var names []string
-		if p := o.get("properties"); p != nil {
-			for _, m := range p.obj {
-				names = append(names, m.key)
-				if !geminiParamNameRule.MatchString(m.key) {
-					v.add(joinPath(path, m.key), "property name %q", m.key)
+		if p := o.Get("properties"); p != nil {
+			for _, m := range p.Members {
+				names = append(names, m.Key)
+				if !geminiParamNameRule.MatchString(m.Key) {
+					v.add(joinPath(path, m.Key), "property name %q", m.Key)
 				}
-				walk(s.Properties[m.key], m.val, joinPath(path, m.key))
+				walk(s.Properties[m.Key], m.Val, joinPath(path, m.Key))
 			}
 		}
-		if !slices.Equal(names, s.PropertyOrdering) {
+		if s.PropertyOrdering != nil && !slices.Equal(names, s.PropertyOrdering) {
 			v.add(path, "propertyOrdering %v, properties %v", s.PropertyOrdering, names)
 		}
 		for _, r := range s.Required {
@@ -487,9 +508,9 @@ func geminiSchemaRules(out []byte) violations {
 				v.add(path, "required %q is not a property", r)
 			}
 		}
-		walk(s.Items, o.get("items"), path+"[]")
+		walk(s.Items, o.Get("items"), path+"[]")
 		for i, b := range s.AnyOf {
-			walk(b, o.get("anyOf").arr[i], fmt.Sprintf("%s.anyOf[%d]", path, i))
+			walk(b, o.Get("anyOf").Items[i], fmt.Sprintf("%s.anyOf[%d]", path, i))
 		}
 	}
 	walk(&s, ordered, "")
