@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolreg/toolreg/internal/jsonvalue"
+	"github.com/toolreg/toolreg/internal/reflectschema"
 )
 
 // Every model request carries every tool's schema, so each keyword is paid
@@ -78,11 +79,10 @@ func namedPattern(s, v *value) bool {
 }
 
 // namedPatterns are the patterns the core writes beside a keyword that
-// names the same grammar (the root package's rfc3339Pattern and
-// base64Pattern, which TestNamedPatterns keeps in step).
+// names the same grammar.
 var namedPatterns = []struct{ keyword, value, pattern string }{
-	{"format", "date-time", `^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]+)?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`},
-	{"contentEncoding", "base64", `^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$`},
+	{"format", "date-time", reflectschema.RFC3339Pattern},
+	{"contentEncoding", "base64", reflectschema.Base64Pattern},
 }
 
 // typeLimit reports whether the bound v is at the limit of a Go number

@@ -621,8 +621,8 @@ func TestEveryDialectOmits(t *testing.T) {
 	}
 }
 
-// TestNamedPatterns keeps namedPatterns equal to the patterns the core
-// writes, which it cannot import.
+// TestNamedPatterns checks that namedPatterns are the patterns the core
+// writes, beside the keywords that name them.
 func TestNamedPatterns(t *testing.T) {
 	schema, err := inputOf[specialArgs]()
 	if err != nil {
