@@ -47,6 +47,7 @@ type Tool[Args, Result any] struct {
 	output json.RawMessage
 	check  *args.Checker // checks and decodes a model's arguments
 	text   bool          // Result is string: the text verbatim, no structured result
+	whole  bool          // Result is Output: the function words its result itself
 }
 
 // Option configures a tool at declaration.
@@ -58,6 +59,7 @@ type toolOptions struct {
 	limits   args.Limits
 	approval bool
 	tags     []string
+	output   json.RawMessage // NewDynamic's WithOutputSchema
 }
 
 // Default limits on a call's arguments, changed per tool with
@@ -162,22 +164,40 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 		return nil, fmt.Errorf("%w: tool %q: %v", ErrInvalidDeclaration, name, err)
 	}
 
-	rt := reflect.TypeFor[Result]()
-	if t.text = rt == reflect.TypeFor[string](); !t.text {
-		oshape, output, err := reflectschema.Result(rt)
-		if err != nil {
-			return nil, declarationError(name, "result", err)
-		}
-		t.output = output
-		if oshape.HasHook() {
-			// A type's own JSONSchema() may write anything; the reflected
-			// rest is checked by the package's tests.
-			if _, err := args.CompileSchema(t.output); err != nil {
-				return nil, fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, name, err)
-			}
-		}
+	if o.output != nil {
+		return nil, fmt.Errorf("%w: tool %q: WithOutputSchema is for NewDynamic; a typed tool's output schema is reflected from its Result", ErrInvalidDeclaration, name)
+	}
+	if err := t.result(); err != nil {
+		return nil, err
 	}
 	return t, nil
+}
+
+// result describes the tool's Result: text, a whole Output, or JSON with
+// an output schema.
+func (t *Tool[A, R]) result() error {
+	rt := reflect.TypeFor[R]()
+	switch rt {
+	case reflect.TypeFor[string]():
+		t.text = true
+		return nil
+	case reflect.TypeFor[Output]():
+		t.whole, t.output = true, t.opts.output
+		return nil
+	}
+	oshape, output, err := reflectschema.Result(rt)
+	if err != nil {
+		return declarationError(t.name, "result", err)
+	}
+	t.output = output
+	if oshape.HasHook() {
+		// A type's own JSONSchema() may write anything; the reflected
+		// rest is checked by the package's tests.
+		if _, err := args.CompileSchema(t.output); err != nil {
+			return fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, t.name, err)
+		}
+	}
+	return nil
 }
 
 // declarationError words a type the reflector refused.
@@ -309,8 +329,15 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 func (t *Tool[A, R]) timeout() time.Duration { return t.opts.timeout }
 
 func (t *Tool[A, R]) encode(res R) Output {
-	if t.text {
+	switch {
+	case t.text:
 		return Output{Text: any(res).(string)}
+	case t.whole:
+		out := any(res).(Output)
+		if out.IsError && out.Err == nil {
+			out.Err = fmt.Errorf("%w: tool %q: %s", ErrToolFailed, t.name, out.Text)
+		}
+		return out
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -24,6 +24,7 @@
 package args
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -49,10 +50,11 @@ type Problem struct {
 // Checker checks and decodes the arguments of one tool. It is immutable
 // after Compile and safe for concurrent use.
 type Checker struct {
-	shape  *reflectschema.Shape
-	schema json.RawMessage
-	fast   *fnode
-	limits Limits
+	shape   *reflectschema.Shape // nil for a dynamic tool
+	schema  json.RawMessage
+	fast    *fnode
+	limits  Limits
+	dynamic bool
 
 	// The reference validator, compiled on first use unless the schema
 	// holds text a person wrote (a type's own JSONSchema()): calls the fast
@@ -78,6 +80,24 @@ func Compile(shape *reflectschema.Shape, schema json.RawMessage, limits Limits) 
 			return nil, err
 		}
 	}
+	return c, nil
+}
+
+// CompileDynamic prepares the checker of a tool whose arguments are known
+// only by their schema (written by hand, or another server's): the schema
+// must compile as draft 2020-12 and describe an object. Its calls take the
+// reference path, and Decode stores the arguments' bytes into a
+// json.RawMessage.
+func CompileDynamic(schema json.RawMessage, limits Limits) (*Checker, error) {
+	v, err := compileSchema(schema)
+	if err != nil {
+		return nil, fmt.Errorf("the schema does not compile as draft 2020-12: %v", err)
+	}
+	if v.Types == nil || v.Types.IsEmpty() || len(v.Types.ToStrings()) != 1 || v.Types.ToStrings()[0] != "object" {
+		return nil, fmt.Errorf(`the schema must describe an object ("type": "object"): every provider passes arguments as one JSON object`)
+	}
+	c := &Checker{schema: schema, limits: limits, dynamic: true, validator: v}
+	c.compileOnce.Do(func() {})
 	return c, nil
 }
 
@@ -120,7 +140,7 @@ func (c *Checker) Decode(args []byte, dst reflect.Value) ([]Problem, error) {
 
 // reference is the reference path: parse, validate, decode the tree.
 func (c *Checker) reference(args []byte, dst reflect.Value) ([]Problem, error) {
-	tree, raws, p := parseTree(args, c.shape)
+	tree, raws, p := parseTree(args, c.shape, c.dynamic)
 	if p != nil {
 		return []Problem{*p}, nil
 	}
@@ -130,6 +150,10 @@ func (c *Checker) reference(args []byte, dst reflect.Value) ([]Problem, error) {
 	}
 	if err := validator.Validate(tree); err != nil {
 		return capProblems(problems(err, tree, c.shape)), nil
+	}
+	if c.dynamic {
+		dst.SetBytes(bytes.Clone(args))
+		return nil, nil
 	}
 	if p := decodeTree(c.shape, dst, tree, raws); p != nil {
 		return []Problem{*p}, nil

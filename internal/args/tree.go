@@ -20,9 +20,12 @@ import (
 // nil. The bytes of the values whose Go type keeps or reads its own bytes
 // (json.RawMessage, a type with its own JSONSchema()) are kept in raws, by
 // location, so that the decoder hands over the very bytes the model sent.
-func parseTree(args []byte, shape *rs.Shape) (tree any, raws map[string][]byte, p *Problem) {
+//
+// Without a shape (a dynamic tool, whose arguments reach its function as
+// bytes), every number is held to the limits, as in an any.
+func parseTree(args []byte, shape *rs.Shape, dynamic bool) (tree any, raws map[string][]byte, p *Problem) {
 	t := &treeParser{args: args, dec: jsontext.NewDecoder(bytes.NewReader(args))}
-	tree, err := t.value(shape, false, false)
+	tree, err := t.value(shape, dynamic, false)
 	if err == nil {
 		err = atEnd(t.dec, args)
 	}

@@ -88,10 +88,13 @@ func describeProblem(e *jsonschema.ValidationError, instance any, shape *rs.Shap
 		}
 		return out
 	case *vkind.AdditionalProperties:
-		allowed := at.FieldNames()
 		var out []Problem
 		for _, name := range k.Properties {
-			out = append(out, Problem{Path: joinPath(p, name), Message: msgUnknown(name, allowed)})
+			msg := "unknown field"
+			if at != nil { // a schema without a Go type behind it lists no fields here
+				msg = msgUnknown(name, at.FieldNames())
+			}
+			out = append(out, Problem{Path: joinPath(p, name), Message: msg})
 		}
 		return out
 	case *vkind.Type:

@@ -1,0 +1,81 @@
+package toolreg
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/toolreg/toolreg/internal/args"
+)
+
+// NewDynamic declares a tool whose arguments are known only at run time:
+// a JSON Schema (a config file's, a plugin's, another MCP server's) and a
+// function of the raw arguments. Use New whenever the arguments are a Go
+// type.
+//
+// The schema is checked here: it must compile as draft 2020-12, with the
+// validator every call is checked with, and describe an object. Calls are
+// validated against it before fn runs, with the same messages and limits
+// as typed tools, and fn receives the arguments' bytes (empty arguments
+// read as {}). They take the validator's path, with no one-pass path
+// beside it: a call costs about half a kilobyte per value of its
+// arguments, within the tool's WithMaxValues.
+//
+// Result is string (the text verbatim), a type encoded as JSON, or Output,
+// for a function that words its result itself (text, structured JSON,
+// IsError: a bridge to another server). WithOutputSchema gives the schema
+// of its structured results.
+//
+// Adapters lower the schema for their dialect like any other; one a strict
+// dialect cannot express goes non-strict (see each adapter).
+func NewDynamic[Result any](name, description string, schema json.RawMessage, fn func(ctx context.Context, arguments json.RawMessage) (Result, error), opts ...Option) (*Tool[json.RawMessage, Result], error) {
+	if err := ValidName(name); err != nil {
+		return nil, err
+	}
+	if strings.TrimSpace(description) == "" {
+		return nil, fmt.Errorf("%w: tool %q has an empty description; say when the model should use it", ErrInvalidDeclaration, name)
+	}
+	if fn == nil {
+		return nil, fmt.Errorf("%w: tool %q has a nil function", ErrInvalidDeclaration, name)
+	}
+	o := toolOptions{limits: args.Limits{MaxBytes: DefaultMaxArgumentBytes, MaxDepth: DefaultMaxDepth, MaxValues: DefaultMaxValues}}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	input := append(json.RawMessage(nil), schema...)
+	check, err := args.CompileDynamic(input, o.limits)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tool %q: %v", ErrInvalidDeclaration, name, err)
+	}
+	if o.output != nil {
+		if _, err := args.CompileSchema(o.output); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: the output schema does not compile as draft 2020-12: %v", ErrInvalidDeclaration, name, err)
+		}
+	}
+	t := &Tool[json.RawMessage, Result]{name: name, description: description, fn: fn, opts: o, input: input, check: check}
+	if err := t.result(); err != nil {
+		return nil, err
+	}
+	if o.output != nil && !t.whole {
+		return nil, fmt.Errorf("%w: tool %q: WithOutputSchema goes with a Result of type Output; other results have their schema reflected", ErrInvalidDeclaration, name)
+	}
+	return t, nil
+}
+
+// MustNewDynamic is NewDynamic for set-up code: it panics if NewDynamic
+// fails.
+func MustNewDynamic[Result any](name, description string, schema json.RawMessage, fn func(ctx context.Context, arguments json.RawMessage) (Result, error), opts ...Option) *Tool[json.RawMessage, Result] {
+	t, err := NewDynamic(name, description, schema, fn, opts...)
+	if err != nil {
+		panic("toolreg: " + err.Error())
+	}
+	return t
+}
+
+// WithOutputSchema gives a dynamic tool whose Result is Output the JSON
+// Schema of its structured results (Output.Structured), which MCP clients
+// receive as outputSchema. It must compile as draft 2020-12.
+func WithOutputSchema(schema json.RawMessage) Option {
+	return func(o *toolOptions) { o.output = append(json.RawMessage(nil), schema...) }
+}
