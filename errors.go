@@ -73,7 +73,13 @@ type Problem struct {
 }
 
 // ArgumentError is the host-facing error of a call whose arguments were
-// refused. Its Error text is the same text the model reads.
+// refused. Its Error text is the same text the model reads, and like it
+// quotes the values the model sent (`user: "sk-..." is not allowed`).
+// Arguments may hold secrets, such as a token the model was given, so
+// where logs must not hold them, log the Problems' paths instead of the
+// text, as Logging does. A path holds names, not values: the schema's
+// field names and array indexes, and a key the schema does not declare (an
+// unknown field, a map's key) as the model wrote it.
 type ArgumentError struct {
 	Tool     string
 	Problems []Problem

@@ -58,20 +58,14 @@ func main() {
 	}
 }
 
-// newServer is an MCP server with the example's tools.
+// newServer is an MCP server with the example's tools. It logs each call
+// (see toolreg.Logging): what failed and where, never what the model sent,
+// which may hold a secret.
 func newServer(logger *slog.Logger) (*mcp.Server, error) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "toolreg-example", Title: "toolreg example tools", Version: version}, nil)
-	opts := append([]toolmcp.Option{toolmcp.OnCall(func(_ context.Context, call toolreg.ToolCall, out toolreg.Output) {
-		// The client sees out.Text; the host log keeps the details,
-		// such as a panic's stack.
-		switch {
-		case errors.Is(out.Err, toolreg.ErrInvalidArguments):
-			logger.Info("the model sent invalid arguments", "tool", call.Name, "err", out.Err)
-		case out.Err != nil:
-			logger.Warn("tool call failed", "tool", call.Name, "err", out.Err)
-		}
-	})}, options...)
-	if _, err := toolmcp.AddTools(server, registry(), opts...); err != nil {
+	reg := registry()
+	reg.Use(toolreg.Logging(logger))
+	if _, err := toolmcp.AddTools(server, reg, options...); err != nil {
 		return nil, err
 	}
 	return server, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
@@ -63,8 +64,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	}
 }
 
-func TestInMemory(t *testing.T) {
-	server, err := newServer(quiet())
+// inMemory serves the example's server, logging to logger, to a client
+// over in-memory transports.
+func inMemory(t *testing.T, logger *slog.Logger) *mcp.ClientSession {
+	t.Helper()
+	server, err := newServer(logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,13 +78,52 @@ func TestInMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ss.Close()
+	t.Cleanup(func() { ss.Close() })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	exercise(t, cs)
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func TestInMemory(t *testing.T) {
+	exercise(t, inMemory(t, quiet()))
+}
+
+// TestLogHoldsNoArguments: the server logs each call, failed ones with
+// what failed, and never a value the model sent, though the text of an
+// invalid-arguments error quotes it.
+func TestLogHoldsNoArguments(t *testing.T) {
+	const secret = "sk-live-7f3a9c1e5b"
+	var log bytes.Buffer
+	cs := inMemory(t, slog.New(slog.NewTextHandler(&log, nil)))
+	for _, tc := range []struct {
+		tool    string
+		args    map[string]any
+		isError bool
+		logged  []string // in the log line of the call
+	}{
+		{"convert_units", map[string]any{"value": 1, "from": secret, "to": "m"}, true,
+			[]string{"level=WARN", "tool=convert_units", `error="invalid arguments"`, "fields=[from]"}},
+		{"text.stats", map[string]any{"text": "my token is " + secret}, false,
+			[]string{"level=INFO", "tool=text_stats"}},
+		{"calculate", map[string]any{"operation": "divide", "a": 1, "b": 0}, true,
+			[]string{"level=WARN", "tool=calculate", `error="tool failed"`}},
+	} {
+		log.Reset()
+		if text, isError := call(t, cs, tc.tool, tc.args); isError != tc.isError {
+			t.Fatalf("%s: %q, isError %v", tc.tool, text, isError)
+		}
+		if strings.Contains(log.String(), secret) {
+			t.Errorf("%s: the log holds an argument value:\n%s", tc.tool, log.String())
+		}
+		for _, s := range tc.logged {
+			if !strings.Contains(log.String(), s) {
+				t.Errorf("%s: the log lacks %s:\n%s", tc.tool, s, log.String())
+			}
+		}
+	}
 }
 
 // TestStreamableHTTP serves the -http handler and connects over HTTP, in
