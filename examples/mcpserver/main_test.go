@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -126,25 +129,76 @@ func TestLogHoldsNoArguments(t *testing.T) {
 	}
 }
 
-// TestStreamableHTTP serves the -http handler and connects over HTTP, in
-// both revisions a client may speak.
+// bearer adds a bearer token to every request, as a client configured
+// with the server's token does.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestStreamableHTTP serves the -http handler with a token and connects
+// over HTTP, in both revisions a client may speak: with the token, and
+// without it, which fails.
 func TestStreamableHTTP(t *testing.T) {
+	const token = "test-token"
 	server, err := newServer(quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(handler(server))
+	hs := httptest.NewServer(handler(server, token))
 	defer hs.Close()
+	connect := func(v string, client *http.Client) (*mcp.ClientSession, error) {
+		return mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client, MaxRetries: -1},
+			&mcp.ClientSessionOptions{ProtocolVersion: v})
+	}
 	for _, v := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(v, func(t *testing.T) {
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
-				&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			cs, err := connect(v, &http.Client{Transport: bearer(token)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cs.Close()
 			exercise(t, cs)
+			if cs, err := connect(v, http.DefaultClient); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+				if err == nil {
+					cs.Close()
+				}
+				t.Errorf("a client without the token: %v, want it refused (401)", err)
+			}
 		})
+	}
+}
+
+// TestServeHTTPNeedsATokenBeyondLoopback: -http on an address other
+// machines reach is refused without a token.
+func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
+	server, err := newServer(quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		addr, token string
+		refused     bool
+	}{
+		{"127.0.0.1:0", "", false},
+		{"[::1]:0", "", false},
+		{"0.0.0.0:0", "", true},
+		{":0", "", true},
+		{"0.0.0.0:0", "test-token", false},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // serve nothing: stop as soon as the server starts
+		err := serveHTTP(ctx, server, tc.addr, tc.token, quiet())
+		if tc.refused != errors.Is(err, errNoToken) || (!tc.refused && err != nil) {
+			if strings.Contains(fmt.Sprint(err), "cannot assign requested address") {
+				continue // no IPv6 loopback here
+			}
+			t.Errorf("serveHTTP(%q, token %q) = %v, want refused %v", tc.addr, tc.token, err, tc.refused)
+		}
 	}
 }
 
