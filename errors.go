@@ -34,6 +34,12 @@ var (
 	// ErrInternal: the library itself failed on a call (a bug to report);
 	// the model is told the failure is not its fault.
 	ErrInternal = errors.New("toolreg internal error")
+	// ErrUnsupportedSchema: an adapter cannot express a tool's schema in
+	// its provider's dialect (an open map in OpenAI strict mode, a
+	// recursive type in Anthropic strict mode or Gemini's legacy form). The
+	// error names the tool and the field; adapters never send a weaker
+	// schema instead.
+	ErrUnsupportedSchema = errors.New("tool schema cannot be expressed in the provider's dialect")
 )
 
 // DeclarationError says why New refused an Args or Result type: the field

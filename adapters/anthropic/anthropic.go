@@ -26,10 +26,11 @@ type Option func(*adapt.Strictness)
 
 // WithStrict sends every tool with "strict": true: the model's input then
 // always matches the schema. A tool whose schema strict mode cannot express
-// (a recursive type, an open map, an any field) makes Tools fail, naming
-// the tool and the field, unless WithNonStrictFallback is given. Strict mode
-// has per-request limits (MaxStrictTools and the others) that Tools checks;
-// use WithStrictTools when a registry is larger than they allow.
+// (a recursive type, an open map, an any field) makes Tools fail with
+// toolreg.ErrUnsupportedSchema, naming the tool and the field, unless
+// WithNonStrictFallback is given. Strict mode has per-request limits
+// (MaxStrictTools and the others) that Tools checks; use WithStrictTools
+// when a registry is larger than they allow.
 func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
 
 // WithStrictTools sends only the named tools in strict mode.
@@ -66,15 +67,15 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	return a
 }
 
-// ErrNotStrict marks a tool that strict mode cannot express; the error
-// names the tool and the field.
-var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
+// errNotStrict marks a tool that strict mode cannot express; it matches
+// toolreg.ErrUnsupportedSchema.
+var errNotStrict = adapt.Unsupported("tool cannot be sent in strict mode")
 
 func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
 
 func (a *Adapter) build(t toolreg.AnyTool) *entry {
 	e := &entry{}
-	st, err := a.strict.Lower(t, dialect.AnthropicStrict, ErrNotStrict)
+	st, err := a.strict.Lower(t, dialect.AnthropicStrict, errNotStrict)
 	if err != nil {
 		e.err = err
 		return e

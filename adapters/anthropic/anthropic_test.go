@@ -575,7 +575,7 @@ func TestStrictRefusesOpenMaps(t *testing.T) {
 		return "", nil
 	}))
 	_, err := New(reg, WithStrict()).Tools()
-	if !errors.Is(err, ErrNotStrict) || !strings.Contains(err.Error(), `"tag"`) || !strings.Contains(err.Error(), "labels") {
+	if !errors.Is(err, toolreg.ErrUnsupportedSchema) || !strings.Contains(err.Error(), `"tag"`) || !strings.Contains(err.Error(), "labels") {
 		t.Errorf("err = %v", err)
 	}
 	a := New(reg, WithStrict(), WithNonStrictFallback())

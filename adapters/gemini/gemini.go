@@ -40,7 +40,8 @@ type config struct {
 // `parametersJsonSchema`. Use it only for a model or an API path that does
 // not take parametersJsonSchema: the Schema form cannot express maps,
 // "any" values, recursive types or values of several types, and a tool
-// that needs one makes Tools fail, naming the tool and the field.
+// that needs one makes Tools fail with toolreg.ErrUnsupportedSchema,
+// naming the tool and the field.
 //
 // In this mode no response schema is declared: Google's own SDKs refuse
 // the `response` field for the Gemini Developer API.
@@ -51,10 +52,9 @@ func WithLegacySchema() Option { return func(c *config) { c.legacy = true } }
 // an endpoint that refuses the field.
 func WithoutResponseSchema() Option { return func(c *config) { c.noResponse = true } }
 
-// ErrUnsupportedSchema marks a tool whose arguments the chosen schema form
-// cannot express; the error names the tool and the field. Adapters never
-// send a weaker schema instead.
-var ErrUnsupportedSchema = errors.New("tool schema cannot be expressed for Gemini")
+// errUnsupported marks a tool whose arguments the chosen schema form
+// cannot express; it matches toolreg.ErrUnsupportedSchema.
+var errUnsupported = adapt.Unsupported("tool schema cannot be expressed for Gemini")
 
 // Adapter speaks Gemini for one registry. Declarations are lowered once per
 // tool and cached; tools added to the registry later are picked up. An
@@ -88,17 +88,17 @@ func (a *Adapter) build(t toolreg.AnyTool) *entry {
 	if a.cfg.legacy {
 		lowered, err := dialect.GeminiSchema(t.InputSchema())
 		if err != nil {
-			e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+			e.err = fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 			return e
 		}
 		if e.decl.Parameters, err = decodeSchema(lowered); err != nil {
-			e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+			e.err = fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 		}
 		return e
 	}
 	lowered, err := dialect.GeminiJSONSchema(t.InputSchema())
 	if err != nil {
-		e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+		e.err = fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 		return e
 	}
 	// Raw JSON marshals verbatim, so ToolsJSON keeps the property order.
@@ -131,8 +131,8 @@ func decodeSchema(lowered json.RawMessage) (*genai.Schema, error) {
 // Tools returns the registry's tools as one genai.Tool holding a function
 // declaration per tool, in registration order, ready for
 // GenerateContentConfig.Tools; nil when the registry is empty. Tools the
-// schema form cannot express make it fail with an error wrapping
-// ErrUnsupportedSchema for each.
+// schema form cannot express make it fail with an error matching
+// toolreg.ErrUnsupportedSchema for each, naming the tool and the field.
 //
 // The declarations are the caller's, but their schemas are shared with
 // the Adapter's cache: do not modify them.

@@ -495,7 +495,7 @@ func TestUnsupportedSchemas(t *testing.T) {
 					}
 					continue
 				}
-				if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `"`+tc.tool.Name()+`"`) || !strings.Contains(err.Error(), mode.field) {
+				if !errors.Is(err, toolreg.ErrUnsupportedSchema) || !strings.Contains(err.Error(), `"`+tc.tool.Name()+`"`) || !strings.Contains(err.Error(), mode.field) {
 					t.Errorf("opts %d: err = %v, want one naming %q and %s", len(mode.opts), err, tc.tool.Name(), mode.field)
 				}
 				if tools != nil {

@@ -29,8 +29,8 @@ type Option func(*adapt.Strictness)
 // WithStrict sends every tool in strict mode (Structured Outputs): the
 // model's arguments then always match the schema. A tool whose schema strict
 // mode cannot express (an open map, an any field) makes ChatTools and
-// ResponsesTools fail, naming the tool and the field, unless
-// WithNonStrictFallback is given.
+// ResponsesTools fail with toolreg.ErrUnsupportedSchema, naming the tool
+// and the field, unless WithNonStrictFallback is given.
 func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
 
 // WithStrictTools sends only the named tools in strict mode.
@@ -68,15 +68,15 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	return a
 }
 
-// ErrNotStrict marks a tool that strict mode cannot express; the error
-// names the tool and the field.
-var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
+// errNotStrict marks a tool that strict mode cannot express; it matches
+// toolreg.ErrUnsupportedSchema.
+var errNotStrict = adapt.Unsupported("tool cannot be sent in strict mode")
 
 func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
 
 func (a *Adapter) build(t toolreg.AnyTool) *entry {
 	e := &entry{}
-	st, err := a.strict.Lower(t, dialect.OpenAIStrict, ErrNotStrict)
+	st, err := a.strict.Lower(t, dialect.OpenAIStrict, errNotStrict)
 	if err != nil {
 		e.err = err
 		return e

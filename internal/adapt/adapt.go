@@ -78,3 +78,16 @@ func (c *Cache[E]) Get(t toolreg.AnyTool, build func(toolreg.AnyTool) E) E {
 	c.m[t.Name()] = e
 	return e
 }
+
+// Unsupported returns an error that reads text and matches
+// toolreg.ErrUnsupportedSchema: an adapter wraps it around each tool its
+// dialect cannot express, so callers branch on the one sentinel while the
+// message still says which dialect refused.
+func Unsupported(text string) error { return unsupported(text) }
+
+type unsupported string
+
+func (e unsupported) Error() string { return string(e) }
+
+// Is makes the error match toolreg.ErrUnsupportedSchema.
+func (e unsupported) Is(target error) bool { return target == toolreg.ErrUnsupportedSchema }

@@ -3,6 +3,7 @@ package adapt
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/toolreg/toolreg"
@@ -55,5 +56,20 @@ func TestCacheBuildsOnce(t *testing.T) {
 	first, second := c.Get(tool, build), c.Get(tool, build)
 	if first != 1 || second != 1 || builds != 1 {
 		t.Errorf("built %d times", builds)
+	}
+}
+
+// TestUnsupported: an adapter's error keeps its own text and matches the
+// one sentinel callers branch on.
+func TestUnsupported(t *testing.T) {
+	err := fmt.Errorf("%w: tool %q: %w", Unsupported("tool cannot be sent in strict mode"), "tag", errors.New("schema at labels: an open map"))
+	if !errors.Is(err, toolreg.ErrUnsupportedSchema) {
+		t.Errorf("%v does not match toolreg.ErrUnsupportedSchema", err)
+	}
+	if want := `tool cannot be sent in strict mode: tool "tag": schema at labels: an open map`; err.Error() != want {
+		t.Errorf("text %q, want %q", err.Error(), want)
+	}
+	if errors.Is(Unsupported("x"), toolreg.ErrInvalidArguments) {
+		t.Error("matches another sentinel")
 	}
 }
