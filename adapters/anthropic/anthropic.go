@@ -11,7 +11,6 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -22,7 +21,7 @@ import (
 )
 
 // Option configures an Adapter.
-type Option func(*adapt.Strictness)
+type Option struct{ set func(*adapt.Strictness) }
 
 // WithStrict sends every tool with "strict": true: the model's input then
 // always matches the schema. A tool whose schema strict mode cannot express
@@ -31,14 +30,14 @@ type Option func(*adapt.Strictness)
 // WithNonStrictFallback is given. Strict mode has per-request limits
 // (MaxStrictTools and the others) that Tools checks; use WithStrictTools
 // when a registry is larger than they allow.
-func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
+func WithStrict() Option { return Option{adapt.StrictAll} }
 
 // WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option { return func(s *adapt.Strictness) { s.Add(names...) } }
+func WithStrictTools(names ...string) Option { return Option{adapt.StrictTools(names)} }
 
 // WithNonStrictFallback sends a tool that strict mode cannot express
 // non-strict instead of failing. It does not relax the per-request limits.
-func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallback = true } }
+func WithNonStrictFallback() Option { return Option{adapt.StrictFallback} }
 
 // Adapter speaks the Anthropic Messages API for one registry. Definitions
 // are lowered once per tool and cached; tools added to the registry later
@@ -46,7 +45,7 @@ func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallb
 type Adapter struct {
 	reg    *toolreg.Registry
 	strict adapt.Strictness
-	cache  adapt.Cache[*entry]
+	defs   *adapt.Defs[*entry]
 }
 
 // entry is one tool as Anthropic sees it, built once.
@@ -55,15 +54,17 @@ type entry struct {
 	tool   anthropic.ToolParam   // copied out by Tools, so callers may change their copy
 	strip  *dialect.NullStripper // strict tools: nulls sent for optional properties
 	counts strictCounts          // strict tools: what counts against the request limits
-	err    error
 }
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	a := &Adapter{reg: reg}
 	for _, o := range opts {
-		o(&a.strict)
+		if o.set != nil {
+			o.set(&a.strict)
+		}
 	}
+	a.defs = adapt.NewDefs(reg, a.build)
 	return a
 }
 
@@ -71,28 +72,23 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 // toolreg.ErrUnsupportedSchema.
 var errNotStrict = adapt.Unsupported("tool cannot be sent in strict mode")
 
-func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
-
-func (a *Adapter) build(t toolreg.AnyTool) *entry {
+func (a *Adapter) build(t toolreg.AnyTool) (*entry, error) {
 	e := &entry{}
 	st, err := a.strict.Lower(t, dialect.AnthropicStrict, errNotStrict)
 	if err != nil {
-		e.err = err
-		return e
+		return nil, err
 	}
 	var schema json.RawMessage
 	if st.Schema != nil {
 		e.strict, e.strip, schema = true, st.Strip, st.Schema
 		if e.counts, err = countStrict(schema); err != nil {
-			e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-			return e
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 		}
 	}
 	if !e.strict {
 		lowered, err := dialect.Anthropic(t.InputSchema())
 		if err != nil {
-			e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-			return e
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 		}
 		schema = lowered
 	}
@@ -111,21 +107,15 @@ func (a *Adapter) build(t toolreg.AnyTool) *entry {
 		// models, Bedrock) reject it, and absent means false.
 		e.tool.Strict = anthropic.Bool(true)
 	}
-	return e
+	return e, nil
 }
 
+// entries are the definitions of the registry's tools, in order, within
+// the per-request limits of strict mode.
 func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
-	tools := a.reg.Tools()
-	es := make([]*entry, len(tools))
-	var errs []error
-	for i, t := range tools {
-		es[i] = a.entry(t)
-		if es[i].err != nil {
-			errs = append(errs, es[i].err)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
+	tools, es, err := a.defs.All()
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := checkStrictLimits(tools, es); err != nil {
 		return nil, nil, err
@@ -168,8 +158,8 @@ func (a *Adapter) ToolsJSON() (json.RawMessage, error) {
 
 // Strict reports whether the named tool is sent in strict mode.
 func (a *Adapter) Strict(name string) bool {
-	t, ok := a.reg.Lookup(name)
-	return ok && a.entry(t).strict
+	e, ok := a.defs.Lookup(name)
+	return ok && e.strict
 }
 
 // toolCall turns one tool_use block into a registry call: the input object
@@ -178,12 +168,8 @@ func (a *Adapter) Strict(name string) bool {
 // schema.
 func (a *Adapter) toolCall(id, name string, input json.RawMessage) toolreg.ToolCall {
 	args := input
-	if t, ok := a.reg.Lookup(name); ok {
-		if e := a.entry(t); e.strip != nil {
-			if stripped, err := e.strip.Strip(args); err == nil {
-				args = stripped
-			}
-		}
+	if e, ok := a.defs.Lookup(name); ok {
+		args = adapt.StripNulls(e.strip, args)
 	}
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }

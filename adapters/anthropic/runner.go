@@ -29,7 +29,7 @@ type RunOptions struct {
 }
 
 // DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = adapt.DefaultMaxSteps
+const DefaultMaxSteps = 10
 
 // Run is what a run produced, also when it ends with an error.
 type Run struct {
@@ -120,6 +120,6 @@ func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthrop
 		run.Messages = append(run.Messages, resultMessage(calls, outs))
 	}
 	var err error
-	run.Steps, err = adapt.Loop{Registry: a.reg, MaxSteps: ro.MaxSteps, OnToolCall: ro.OnToolCall}.Run(ctx, turn, answer)
+	run.Steps, err = adapt.Loop{Registry: a.reg, MaxSteps: ro.MaxSteps, DefaultMaxSteps: DefaultMaxSteps, OnToolCall: ro.OnToolCall}.Run(ctx, turn, answer)
 	return run, err
 }

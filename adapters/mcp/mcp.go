@@ -81,7 +81,9 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 	}
 	a := &Adapter{srv: srv, reg: reg, served: map[string]string{}}
 	for _, o := range opts {
-		o(&a.cfg)
+		if o.set != nil {
+			o.set(&a.cfg)
+		}
 	}
 	if err := a.cfg.check(); err != nil {
 		return nil, err

@@ -14,7 +14,7 @@ import (
 // Option configures AddTools. Options name tools by their registry name;
 // an option for a tool the registry does not hold yet applies once it is
 // added.
-type Option func(*config)
+type Option struct{ set func(*config) }
 
 type config struct {
 	hints  map[string][]Hint
@@ -49,12 +49,12 @@ func OpenWorld(v bool) Hint { return func(a *mcp.ToolAnnotations) { a.OpenWorldH
 // Annotate sets annotations of the named tool. Several Annotate options
 // for one tool add up; the last value of a hint wins.
 func Annotate(tool string, hints ...Hint) Option {
-	return func(c *config) {
+	return Option{func(c *config) {
 		if c.hints == nil {
 			c.hints = map[string][]Hint{}
 		}
 		c.hints[tool] = append(c.hints[tool], hints...)
-	}
+	}}
 }
 
 // Rename serves the named tool under mcpName. Use it for the names of MCP's
@@ -65,7 +65,7 @@ func Annotate(tool string, hints ...Hint) Option {
 // ValidName, or one given to two tools; a renamed tool is no longer served
 // under its registry name.
 func Rename(tool, mcpName string) Option {
-	return func(c *config) {
+	return Option{func(c *config) {
 		if err := ValidName(mcpName); err != nil {
 			c.errs = append(c.errs, fmt.Errorf("mcp: Rename(%q): %w", tool, err))
 			return
@@ -74,7 +74,7 @@ func Rename(tool, mcpName string) Option {
 			c.rename = map[string]string{}
 		}
 		c.rename[tool] = mcpName
-	}
+	}}
 }
 
 // OnCall sets a function called after each call with its Output, for the
@@ -83,7 +83,7 @@ func Rename(tool, mcpName string) Option {
 // is empty, as the SDK does not pass the request ID to tool handlers. fn
 // runs on the call's goroutine, before the result is sent.
 func OnCall(fn func(ctx context.Context, call toolreg.ToolCall, out toolreg.Output)) Option {
-	return func(c *config) { c.onCall = fn }
+	return Option{func(c *config) { c.onCall = fn }}
 }
 
 func (c *config) check() error {

@@ -12,7 +12,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
@@ -24,21 +23,21 @@ import (
 )
 
 // Option configures an Adapter.
-type Option func(*adapt.Strictness)
+type Option struct{ set func(*adapt.Strictness) }
 
 // WithStrict sends every tool in strict mode (Structured Outputs): the
 // model's arguments then always match the schema. A tool whose schema strict
 // mode cannot express (an open map, an any field) makes ChatTools and
 // ResponsesTools fail with toolreg.ErrUnsupportedSchema, naming the tool
 // and the field, unless WithNonStrictFallback is given.
-func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
+func WithStrict() Option { return Option{adapt.StrictAll} }
 
 // WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option { return func(s *adapt.Strictness) { s.Add(names...) } }
+func WithStrictTools(names ...string) Option { return Option{adapt.StrictTools(names)} }
 
 // WithNonStrictFallback sends a tool that strict mode cannot express
 // non-strict instead of failing.
-func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallback = true } }
+func WithNonStrictFallback() Option { return Option{adapt.StrictFallback} }
 
 // Adapter speaks OpenAI for one registry. Definitions are lowered once per
 // tool and cached; tools added to the registry later are picked up. An
@@ -46,7 +45,7 @@ func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallb
 type Adapter struct {
 	reg    *toolreg.Registry
 	strict adapt.Strictness
-	cache  adapt.Cache[*entry]
+	defs   *adapt.Defs[*entry]
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -56,15 +55,17 @@ type entry struct {
 	chat   openai.ChatCompletionToolUnionParam
 	resp   responses.ToolUnionParam
 	strip  *dialect.NullStripper // strict tools: the nulls the model sends for optional fields
-	err    error
 }
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	a := &Adapter{reg: reg}
 	for _, o := range opts {
-		o(&a.strict)
+		if o.set != nil {
+			o.set(&a.strict)
+		}
 	}
+	a.defs = adapt.NewDefs(reg, a.build)
 	return a
 }
 
@@ -72,14 +73,11 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 // toolreg.ErrUnsupportedSchema.
 var errNotStrict = adapt.Unsupported("tool cannot be sent in strict mode")
 
-func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
-
-func (a *Adapter) build(t toolreg.AnyTool) *entry {
+func (a *Adapter) build(t toolreg.AnyTool) (*entry, error) {
 	e := &entry{}
 	st, err := a.strict.Lower(t, dialect.OpenAIStrict, errNotStrict)
 	if err != nil {
-		e.err = err
-		return e
+		return nil, err
 	}
 	schema := t.InputSchema()
 	if st.Schema != nil {
@@ -87,8 +85,7 @@ func (a *Adapter) build(t toolreg.AnyTool) *entry {
 	}
 	params, err := rawObject(schema)
 	if err != nil {
-		e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-		return e
+		return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 	}
 	e.params = params
 	fn := shared.FunctionDefinitionParam{
@@ -104,7 +101,7 @@ func (a *Adapter) build(t toolreg.AnyTool) *entry {
 		Parameters:  params,
 		Strict:      openai.Bool(e.strict),
 	}}
-	return e
+	return e, nil
 }
 
 // rawObject splits a JSON object into its members, each kept as raw JSON:
@@ -122,25 +119,12 @@ func rawObject(schema json.RawMessage) (map[string]any, error) {
 	return out, nil
 }
 
-func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
-	tools := a.reg.Tools()
-	es := make([]*entry, len(tools))
-	var errs []error
-	for i, t := range tools {
-		es[i] = a.entry(t)
-		if es[i].err != nil {
-			errs = append(errs, es[i].err)
-		}
-	}
-	return tools, es, errors.Join(errs...)
-}
-
 // ChatTools returns the registry's tools as Chat Completions tool params,
 // in registration order, ready for ChatCompletionNewParams.Tools. The
 // params are the caller's; their Parameters maps are shared and must not
 // be modified.
 func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
-	_, es, err := a.entries()
+	_, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +140,7 @@ func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
 // ResponsesTools returns the registry's tools as Responses API tool params,
 // ready for responses.ResponseNewParams.Tools.
 func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
-	_, es, err := a.entries()
+	_, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
@@ -191,8 +175,8 @@ func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
 
 // Strict reports whether the named tool is sent in strict mode.
 func (a *Adapter) Strict(name string) bool {
-	t, ok := a.reg.Lookup(name)
-	return ok && a.entry(t).strict
+	e, ok := a.defs.Lookup(name)
+	return ok && e.strict
 }
 
 // toolCall turns one provider call into a registry call: the arguments
@@ -200,12 +184,8 @@ func (a *Adapter) Strict(name string) bool {
 // that the call validates against the canonical schema.
 func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
 	args := []byte(arguments)
-	if t, ok := a.reg.Lookup(name); ok {
-		if e := a.entry(t); e.strip != nil {
-			if stripped, err := e.strip.Strip(args); err == nil {
-				args = stripped
-			}
-		}
+	if e, ok := a.defs.Lookup(name); ok {
+		args = adapt.StripNulls(e.strip, args)
 	}
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }

@@ -31,7 +31,7 @@ type RunOptions struct {
 }
 
 // DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = adapt.DefaultMaxSteps
+const DefaultMaxSteps = 10
 
 // ChatRun is what a run produced, also when it ends with an error.
 type ChatRun struct {
@@ -107,7 +107,7 @@ func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.
 
 // loop is the shared skeleton of a run, bounded and observed as ro says.
 func (ro RunOptions) loop(reg *toolreg.Registry) adapt.Loop {
-	return adapt.Loop{Registry: reg, MaxSteps: ro.MaxSteps, OnToolCall: ro.OnToolCall}
+	return adapt.Loop{Registry: reg, MaxSteps: ro.MaxSteps, DefaultMaxSteps: DefaultMaxSteps, OnToolCall: ro.OnToolCall}
 }
 
 // ResponsesClient is the part of the SDK a Responses run needs:

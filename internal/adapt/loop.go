@@ -8,18 +8,17 @@ import (
 	"github.com/toolreg/toolreg"
 )
 
-// DefaultMaxSteps bounds a run whose options leave the bound at 0.
-const DefaultMaxSteps = 10
-
 // Loop is the skeleton the adapters' runners share: a bounded number of
 // model calls, the context checked before each, every call of a turn run
 // through the registry at once, and a stop when a tool returns
 // toolreg.StopRun. The adapter supplies the provider's side: asking the
 // model, and putting the results into its transcript.
 type Loop struct {
-	Registry   *toolreg.Registry
-	MaxSteps   int // <= 0: DefaultMaxSteps
-	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
+	Registry *toolreg.Registry
+	MaxSteps int // <= 0: DefaultMaxSteps
+	// DefaultMaxSteps is the bound of the adapter whose run this is.
+	DefaultMaxSteps int
+	OnToolCall      func(step int, call toolreg.ToolCall, out toolreg.Output)
 }
 
 // Turn asks the model once. It returns the tool calls to run; done when
@@ -33,7 +32,7 @@ type Turn func(ctx context.Context, step int) (calls []toolreg.ToolCall, done bo
 func (l Loop) Run(ctx context.Context, turn Turn, answer func(calls []toolreg.ToolCall, outs []toolreg.Output)) (steps int, err error) {
 	max := l.MaxSteps
 	if max <= 0 {
-		max = DefaultMaxSteps
+		max = l.DefaultMaxSteps
 	}
 	for {
 		if err := ctx.Err(); err != nil {
