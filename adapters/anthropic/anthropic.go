@@ -20,72 +20,36 @@ import (
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
-// Option configures an Adapter.
-type Option struct{ set func(*adapt.Strictness) }
-
-// WithStrict sends every tool with "strict": true: the model's input then
-// always matches the schema. A tool whose schema strict mode cannot express
-// (a recursive type, an open map, an any field) makes Tools fail with
-// toolreg.ErrUnsupportedSchema, naming the tool and the field, unless
-// WithNonStrictFallback is given. Strict mode has per-request limits
-// (MaxStrictTools and the others) that Tools checks; use WithStrictTools
-// when a registry is larger than they allow.
-func WithStrict() Option { return Option{adapt.StrictAll} }
-
-// WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option { return Option{adapt.StrictTools(names)} }
-
-// WithNonStrictFallback sends a tool that strict mode cannot express
-// non-strict instead of failing. It does not relax the per-request limits.
-func WithNonStrictFallback() Option { return Option{adapt.StrictFallback} }
-
 // Adapter speaks the Anthropic Messages API for one registry. Definitions
 // are lowered once per tool and cached; tools added to the registry later
 // are picked up. An Adapter is safe for concurrent use.
 type Adapter struct {
-	reg    *toolreg.Registry
-	strict adapt.Strictness
-	defs   *adapt.Defs[*entry]
+	reg  *toolreg.Registry
+	defs *adapt.Defs[*entry]
 }
 
 // entry is one tool as Anthropic sees it, built once.
 type entry struct {
-	strict bool
-	tool   anthropic.ToolParam   // copied out by Tools, so callers may change their copy
-	strip  *dialect.NullStripper // strict tools: nulls sent for optional properties
-	counts strictCounts          // strict tools: what counts against the request limits
+	tool   anthropic.ToolParam // copied out by Tools, so callers may change their copy
+	strict adapt.Strict        // zero for a tool sent non-strict
+	counts strictCounts        // strict tools: what counts against the request limits
 }
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg}
-	for _, o := range opts {
-		if o.set != nil {
-			o.set(&a.strict)
-		}
-	}
-	a.defs = adapt.NewDefs(reg, a.build)
-	return a
+	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
+	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.AnthropicStrict, build)}
 }
 
-// errNotStrict marks a tool that strict mode cannot express; it matches
-// toolreg.ErrUnsupportedSchema.
-var errNotStrict = adapt.Unsupported("tool cannot be sent in strict mode")
-
-func (a *Adapter) build(t toolreg.AnyTool) (*entry, error) {
-	e := &entry{}
-	st, err := a.strict.Lower(t, dialect.AnthropicStrict, errNotStrict)
-	if err != nil {
-		return nil, err
-	}
-	var schema json.RawMessage
-	if st.Schema != nil {
-		e.strict, e.strip, schema = true, st.Strip, st.Schema
+func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+	e := &entry{strict: st}
+	schema := st.Schema
+	if st.On() {
+		var err error
 		if e.counts, err = countStrict(schema); err != nil {
 			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 		}
-	}
-	if !e.strict {
+	} else {
 		lowered, err := dialect.Anthropic(t.InputSchema())
 		if err != nil {
 			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
@@ -102,7 +66,7 @@ func (a *Adapter) build(t toolreg.AnyTool) (*entry, error) {
 		// map order.)
 		InputSchema: param.Override[anthropic.ToolInputSchemaParam](schema),
 	}
-	if e.strict {
+	if st.On() {
 		// Non-strict tools leave the field out: some deployments (older
 		// models, Bedrock) reject it, and absent means false.
 		e.tool.Strict = anthropic.Bool(true)
@@ -159,7 +123,7 @@ func (a *Adapter) ToolsJSON() (json.RawMessage, error) {
 // Strict reports whether the named tool is sent in strict mode.
 func (a *Adapter) Strict(name string) bool {
 	e, ok := a.defs.Lookup(name)
-	return ok && e.strict
+	return ok && e.strict.On()
 }
 
 // toolCall turns one tool_use block into a registry call: the input object
@@ -169,7 +133,7 @@ func (a *Adapter) Strict(name string) bool {
 func (a *Adapter) toolCall(id, name string, input json.RawMessage) toolreg.ToolCall {
 	args := input
 	if e, ok := a.defs.Lookup(name); ok {
-		args = adapt.StripNulls(e.strip, args)
+		args = e.strict.StripNulls(args)
 	}
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }

@@ -26,31 +26,6 @@ import (
 	"google.golang.org/genai"
 )
 
-// Option configures an Adapter.
-type Option struct{ set func(*config) }
-
-type config struct {
-	legacy     bool
-	noResponse bool
-}
-
-// WithLegacySchema declares the parameters in the older `parameters` field
-// (a genai.Schema, an OpenAPI 3.0 subset) instead of
-// `parametersJsonSchema`. Use it only for a model or an API path that does
-// not take parametersJsonSchema: the Schema form cannot express maps,
-// "any" values, recursive types or values of several types, and a tool
-// that needs one makes Tools fail with toolreg.ErrUnsupportedSchema,
-// naming the tool and the field.
-//
-// In this mode no response schema is declared: Google's own SDKs refuse
-// the `response` field for the Gemini Developer API.
-func WithLegacySchema() Option { return Option{func(c *config) { c.legacy = true }} }
-
-// WithoutResponseSchema leaves out responseJsonSchema, which is otherwise
-// declared for every tool with a structured result. Use it for a model or
-// an endpoint that refuses the field.
-func WithoutResponseSchema() Option { return Option{func(c *config) { c.noResponse = true }} }
-
 // errUnsupported marks a tool whose arguments the chosen schema form
 // cannot express; it matches toolreg.ErrUnsupportedSchema.
 var errUnsupported = adapt.Unsupported("tool schema cannot be expressed for Gemini")
@@ -67,12 +42,7 @@ type Adapter struct {
 // New returns an Adapter for reg. By default the parameters are declared
 // as parametersJsonSchema (see WithLegacySchema).
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg}
-	for _, o := range opts {
-		if o.set != nil {
-			o.set(&a.cfg)
-		}
-	}
+	a := &Adapter{reg: reg, cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	a.defs = adapt.NewDefs(reg, a.build)
 	return a
 }

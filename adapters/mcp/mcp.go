@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 )
 
 // Adapter keeps an *mcp.Server in step with a registry. It is safe for
@@ -79,12 +80,8 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 	if srv == nil || reg == nil {
 		return nil, errors.New("mcp: AddTools needs a server and a registry")
 	}
-	a := &Adapter{srv: srv, reg: reg, served: map[string]string{}}
-	for _, o := range opts {
-		if o.set != nil {
-			o.set(&a.cfg)
-		}
-	}
+	a := &Adapter{srv: srv, reg: reg, served: map[string]string{},
+		cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	if err := a.cfg.check(); err != nil {
 		return nil, err
 	}

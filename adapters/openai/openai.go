@@ -22,66 +22,33 @@ import (
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
-// Option configures an Adapter.
-type Option struct{ set func(*adapt.Strictness) }
-
-// WithStrict sends every tool in strict mode (Structured Outputs): the
-// model's arguments then always match the schema. A tool whose schema strict
-// mode cannot express (an open map, an any field) makes ChatTools and
-// ResponsesTools fail with toolreg.ErrUnsupportedSchema, naming the tool
-// and the field, unless WithNonStrictFallback is given.
-func WithStrict() Option { return Option{adapt.StrictAll} }
-
-// WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option { return Option{adapt.StrictTools(names)} }
-
-// WithNonStrictFallback sends a tool that strict mode cannot express
-// non-strict instead of failing.
-func WithNonStrictFallback() Option { return Option{adapt.StrictFallback} }
-
 // Adapter speaks OpenAI for one registry. Definitions are lowered once per
 // tool and cached; tools added to the registry later are picked up. An
 // Adapter is safe for concurrent use.
 type Adapter struct {
-	reg    *toolreg.Registry
-	strict adapt.Strictness
-	defs   *adapt.Defs[*entry]
+	reg  *toolreg.Registry
+	defs *adapt.Defs[*entry]
 }
 
 // entry is one tool as OpenAI sees it, built once.
 type entry struct {
-	strict bool
 	params map[string]any // the parameters schema, its values kept as raw JSON
 	chat   openai.ChatCompletionToolUnionParam
 	resp   responses.ToolUnionParam
-	strip  *dialect.NullStripper // strict tools: the nulls the model sends for optional fields
+	strict adapt.Strict // zero for a tool sent non-strict
 }
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg}
-	for _, o := range opts {
-		if o.set != nil {
-			o.set(&a.strict)
-		}
-	}
-	a.defs = adapt.NewDefs(reg, a.build)
-	return a
+	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
+	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build)}
 }
 
-// errNotStrict marks a tool that strict mode cannot express; it matches
-// toolreg.ErrUnsupportedSchema.
-var errNotStrict = adapt.Unsupported("tool cannot be sent in strict mode")
-
-func (a *Adapter) build(t toolreg.AnyTool) (*entry, error) {
-	e := &entry{}
-	st, err := a.strict.Lower(t, dialect.OpenAIStrict, errNotStrict)
-	if err != nil {
-		return nil, err
-	}
+func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+	e := &entry{strict: st}
 	schema := t.InputSchema()
-	if st.Schema != nil {
-		e.strict, e.strip, schema = true, st.Strip, st.Schema
+	if st.On() {
+		schema = st.Schema
 	}
 	params, err := rawObject(schema)
 	if err != nil {
@@ -92,14 +59,14 @@ func (a *Adapter) build(t toolreg.AnyTool) (*entry, error) {
 		Name:        t.Name(),
 		Description: openai.String(t.Description()),
 		Parameters:  params,
-		Strict:      openai.Bool(e.strict),
+		Strict:      openai.Bool(st.On()),
 	}
 	e.chat = openai.ChatCompletionFunctionTool(fn)
 	e.resp = responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
 		Name:        t.Name(),
 		Description: openai.String(t.Description()),
 		Parameters:  params,
-		Strict:      openai.Bool(e.strict),
+		Strict:      openai.Bool(st.On()),
 	}}
 	return e, nil
 }
@@ -176,7 +143,7 @@ func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
 // Strict reports whether the named tool is sent in strict mode.
 func (a *Adapter) Strict(name string) bool {
 	e, ok := a.defs.Lookup(name)
-	return ok && e.strict
+	return ok && e.strict.On()
 }
 
 // toolCall turns one provider call into a registry call: the arguments
@@ -185,7 +152,7 @@ func (a *Adapter) Strict(name string) bool {
 func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
 	args := []byte(arguments)
 	if e, ok := a.defs.Lookup(name); ok {
-		args = adapt.StripNulls(e.strip, args)
+		args = e.strict.StripNulls(args)
 	}
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }

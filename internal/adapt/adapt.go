@@ -17,3 +17,17 @@ func (e unsupported) Error() string { return string(e) }
 
 // Is makes the error match toolreg.ErrUnsupportedSchema.
 func (e unsupported) Is(target error) bool { return target == toolreg.ErrUnsupportedSchema }
+
+// Configure returns the configuration opts choose: each option's change
+// (change(o), nil for a zero option) applied in order to a zero C. An
+// adapter's Option is an opaque struct of its own, so that go doc shows
+// no internal type; change reads the func it holds.
+func Configure[O, C any](opts []O, change func(O) func(*C)) C {
+	var c C
+	for _, o := range opts {
+		if f := change(o); f != nil {
+			f(&c)
+		}
+	}
+	return c
+}

@@ -13,8 +13,6 @@ import (
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
-var errNotStrict = errors.New("not strict")
-
 func TestStrictnessLower(t *testing.T) {
 	plain := toolreg.MustNew("plain", "d", func(context.Context, struct {
 		A *int `json:"a,omitempty"`
@@ -41,8 +39,8 @@ func TestStrictnessLower(t *testing.T) {
 		{"cannot be strict, fallback", Strictness{All: true, Fallback: true}, open, false, false},
 	}
 	for _, tt := range tests {
-		st, err := tt.s.Lower(tt.tool, dialect.OpenAIStrict, errNotStrict)
-		if (err != nil) != tt.wantErr || tt.wantErr && !errors.Is(err, errNotStrict) {
+		st, err := tt.s.Lower(tt.tool, dialect.OpenAIStrict)
+		if (err != nil) != tt.wantErr || tt.wantErr && !errors.Is(err, toolreg.ErrUnsupportedSchema) {
 			t.Errorf("%s: err = %v", tt.name, err)
 		}
 		if (st.Schema != nil) != tt.wantStrict || (st.Strip != nil) != tt.wantStrict {
@@ -51,9 +49,9 @@ func TestStrictnessLower(t *testing.T) {
 	}
 }
 
-// TestStrictOptions: what the strict-mode options choose, alone and
-// together.
-func TestStrictOptions(t *testing.T) {
+// TestConfigure: what the strict-mode options choose, alone and together,
+// a zero option doing nothing.
+func TestConfigure(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts []func(*Strictness)
@@ -64,11 +62,9 @@ func TestStrictOptions(t *testing.T) {
 		{"tools add up", []func(*Strictness){StrictTools([]string{"a"}), StrictTools([]string{"b", "a"})},
 			Strictness{Tools: map[string]bool{"a": true, "b": true}}},
 		{"fallback", []func(*Strictness){StrictAll, StrictFallback}, Strictness{All: true, Fallback: true}},
+		{"a zero option", []func(*Strictness){nil, StrictAll}, Strictness{All: true}},
 	} {
-		var got Strictness
-		for _, o := range tc.opts {
-			o(&got)
-		}
+		got := Configure(tc.opts, func(o func(*Strictness)) func(*Strictness) { return o })
 		if diff := cmp.Diff(tc.want, got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
 		}
@@ -136,7 +132,7 @@ func TestStripNulls(t *testing.T) {
 		{"not strict", nil, `{"a":null,"b":"x"}`, `{"a":null,"b":"x"}`},
 		{"not JSON", strip, `{"a":`, `{"a":`},
 	} {
-		if got := string(StripNulls(tc.strip, []byte(tc.args))); got != tc.want {
+		if got := string(Strict{Strip: tc.strip}.StripNulls([]byte(tc.args))); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
 		}
 	}
