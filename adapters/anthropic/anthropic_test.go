@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -393,17 +394,23 @@ func TestRun(t *testing.T) {
 		answer("Paris: 2 days. The time is 10:00."),
 	}}
 	client := newClient(t, f)
-	a := New(testRegistry(t))
-	var turns, calls int
-	run, err := a.Run(context.Background(), &client.Messages, params("plan my week"), RunOptions{
-		OnTurn:     func(int, *anthropic.Message) { turns++ },
-		OnToolCall: func(int, toolreg.ToolCall, toolreg.Output) { calls++ },
+	reg := testRegistry(t)
+	var calls atomic.Int64 // as a host's middleware sees them
+	reg.Use(func(next toolreg.Handler) toolreg.Handler {
+		return toolreg.HandlerFunc(func(ctx context.Context, c toolreg.ToolCall) toolreg.Output {
+			calls.Add(1)
+			return next.HandleCall(ctx, c)
+		})
+	})
+	var turns int
+	run, err := New(reg).Run(context.Background(), &client.Messages, params("plan my week"), RunOptions{
+		OnTurn: func(int, *anthropic.Message) { turns++ },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Answer() != "Paris: 2 days. The time is 10:00." || run.Steps != 2 || turns != 2 || calls != 5 {
-		t.Errorf("answer %q, steps %d, turns %d, calls %d", run.Answer(), run.Steps, turns, calls)
+	if run.Answer() != "Paris: 2 days. The time is 10:00." || run.Steps != 2 || turns != 2 || calls.Load() != 5 {
+		t.Errorf("answer %q, steps %d, turns %d, calls %d", run.Answer(), run.Steps, turns, calls.Load())
 	}
 	if len(f.requests) != 2 {
 		t.Fatalf("%d requests", len(f.requests))

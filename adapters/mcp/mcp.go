@@ -8,7 +8,9 @@
 // messages, not the SDK's: invalid arguments, a tool's error and a panic are
 // results with isError set, whose text tells the model what to fix; only an
 // unknown tool is a protocol error (JSON-RPC -32602, as the specification
-// asks).
+// asks). The registry's middleware (Registry.Use) sees every call: log,
+// meter or authorise calls there, with the details the client never sees
+// (Output.Err holds a panic's stack).
 //
 // The SDK negotiates the protocol revision with each client (2026-07-28
 // with clients that speak it, 2025-11-25 and older through the initialize
@@ -207,11 +209,7 @@ func (a *Adapter) handler(name, mcpName string, shape output) mcp.ToolHandler {
 			// unknown tool.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", mcpName)}
 		}
-		out := a.reg.Call(ctx, name, args)
-		if a.cfg.onCall != nil {
-			a.cfg.onCall(ctx, toolreg.ToolCall{Name: name, Arguments: args}, out)
-		}
-		return shape.result(out), nil
+		return shape.result(a.reg.Call(ctx, name, args)), nil
 	}
 }
 

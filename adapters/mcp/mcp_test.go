@@ -319,12 +319,17 @@ func TestCallTool(t *testing.T) {
 				reg := testRegistry(t)
 				var calls []toolreg.Output
 				var mu sync.Mutex
-				opts := append([]Option{OnCall(func(_ context.Context, c toolreg.ToolCall, out toolreg.Output) {
-					mu.Lock()
-					calls = append(calls, out)
-					mu.Unlock()
-				})}, testOptions...)
-				srv, _ := newServer(t, reg, opts...)
+				// The host sees each call through the registry's middleware.
+				reg.Use(func(next toolreg.Handler) toolreg.Handler {
+					return toolreg.HandlerFunc(func(ctx context.Context, c toolreg.ToolCall) toolreg.Output {
+						out := next.HandleCall(ctx, c)
+						mu.Lock()
+						calls = append(calls, out)
+						mu.Unlock()
+						return out
+					})
+				})
+				srv, _ := newServer(t, reg, testOptions...)
 				cs, _ := connect(t, srv, v, nil)
 				ctx := context.Background()
 				tools, err := cs.ListTools(ctx, nil)
@@ -335,6 +340,10 @@ func TestCallTool(t *testing.T) {
 				if err != nil {
 					t.Fatalf("a protocol error instead of a result: %v", err)
 				}
+				mu.Lock()
+				seen := calls // what the middleware saw of the MCP call (the direct call below adds to calls)
+				calls = nil
+				mu.Unlock()
 
 				regName := tc.tool
 				if tc.regName != "" {
@@ -374,18 +383,16 @@ func TestCallTool(t *testing.T) {
 					conforms(t, tools.Tools, tc.tool, gotStructured)
 				}
 
-				mu.Lock()
-				defer mu.Unlock()
-				if len(calls) != 1 {
-					t.Fatalf("OnCall saw %d calls, want 1", len(calls))
+				if len(seen) != 1 {
+					t.Fatalf("the middleware saw %d calls, want 1", len(seen))
 				}
-				if got := calls[0]; got.IsError != tc.want.isError || got.Text != tc0.Text {
-					t.Errorf("OnCall saw %+v", got)
+				if got := seen[0]; got.IsError != tc.want.isError || got.Text != tc0.Text {
+					t.Errorf("the middleware saw %+v", got)
 				}
 				if tc.name == "panic" {
 					var pe *toolreg.PanicError
-					if !errors.As(calls[0].Err, &pe) || !strings.Contains(string(pe.Stack), "goroutine") {
-						t.Errorf("the host did not get the panic and its stack: %v", calls[0].Err)
+					if !errors.As(seen[0].Err, &pe) || !strings.Contains(string(pe.Stack), "goroutine") {
+						t.Errorf("the host did not get the panic and its stack: %v", seen[0].Err)
 					}
 					if strings.Contains(tc0.Text, "index out of range") {
 						t.Errorf("the panic value reached the client: %q", tc0.Text)

@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -19,7 +18,6 @@ type Option struct{ set func(*config) }
 type config struct {
 	hints  map[string][]Hint
 	rename map[string]string // registry name → MCP name
-	onCall func(context.Context, toolreg.ToolCall, toolreg.Output)
 	errs   []error
 }
 
@@ -75,15 +73,6 @@ func Rename(tool, mcpName string) Option {
 		}
 		c.rename[tool] = mcpName
 	}}
-}
-
-// OnCall sets a function called after each call with its Output, for the
-// host: logging, metrics, and the details the model never sees (Output.Err
-// holds a panic's stack). ToolCall.Name is the registry name; ToolCall.ID
-// is empty, as the SDK does not pass the request ID to tool handlers. fn
-// runs on the call's goroutine, before the result is sent.
-func OnCall(fn func(ctx context.Context, call toolreg.ToolCall, out toolreg.Output)) Option {
-	return Option{func(c *config) { c.onCall = fn }}
 }
 
 func (c *config) check() error {

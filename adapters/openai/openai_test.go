@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -104,6 +105,18 @@ func (f *fakeOpenAI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, reply)
+}
+
+// countCalls counts the calls reg runs, as a host's middleware sees them.
+func countCalls(reg *toolreg.Registry) *atomic.Int64 {
+	var n atomic.Int64
+	reg.Use(func(next toolreg.Handler) toolreg.Handler {
+		return toolreg.HandlerFunc(func(ctx context.Context, c toolreg.ToolCall) toolreg.Output {
+			n.Add(1)
+			return next.HandleCall(ctx, c)
+		})
+	})
+	return &n
 }
 
 func newClient(t *testing.T, f *fakeOpenAI) openai.Client {
@@ -238,19 +251,20 @@ func TestRunChat(t *testing.T) {
 		answer("Paris: 2 days. The time is 10:00."),
 	}}
 	client := newClient(t, f)
-	a := New(testRegistry(t))
-	var turns, calls int
+	reg := testRegistry(t)
+	calls := countCalls(reg)
+	a := New(reg)
+	var turns int
 	run, err := a.RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("plan my week")},
 	}, RunOptions{
-		OnTurn:     func(int, *openai.ChatCompletion) { turns++ },
-		OnToolCall: func(int, toolreg.ToolCall, toolreg.Output) { calls++ },
+		OnTurn: func(int, *openai.ChatCompletion) { turns++ },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Answer() != "Paris: 2 days. The time is 10:00." || run.Steps != 2 || turns != 2 || calls != 5 {
-		t.Errorf("answer %q, steps %d, turns %d, calls %d", run.Answer(), run.Steps, turns, calls)
+	if run.Answer() != "Paris: 2 days. The time is 10:00." || run.Steps != 2 || turns != 2 || calls.Load() != 5 {
+		t.Errorf("answer %q, steps %d, turns %d, calls %d", run.Answer(), run.Steps, turns, calls.Load())
 	}
 	if len(f.requests) != 2 {
 		t.Fatalf("%d requests", len(f.requests))
@@ -471,18 +485,19 @@ func TestRunResponses(t *testing.T) {
 			{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Oslo: 2 days.","annotations":[]}]}]}`,
 	}}
 	client := newClient(t, f)
-	var responsesSeen, calls int
-	run, err := New(testRegistry(t)).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
+	reg := testRegistry(t)
+	calls := countCalls(reg)
+	var responsesSeen int
+	run, err := New(reg).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
 		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("weather?")},
 	}, RunOptions{
 		OnResponse: func(int, *responses.Response) { responsesSeen++ },
-		OnToolCall: func(int, toolreg.ToolCall, toolreg.Output) { calls++ },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Answer() != "Oslo: 2 days." || run.Steps != 2 || responsesSeen != 2 || calls != 2 {
-		t.Errorf("answer %q, steps %d, responses %d, calls %d", run.Answer(), run.Steps, responsesSeen, calls)
+	if run.Answer() != "Oslo: 2 days." || run.Steps != 2 || responsesSeen != 2 || calls.Load() != 2 {
+		t.Errorf("answer %q, steps %d, responses %d, calls %d", run.Answer(), run.Steps, responsesSeen, calls.Load())
 	}
 	second := f.requests[1]
 	if second["previous_response_id"] != "resp_1" {
