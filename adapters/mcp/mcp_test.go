@@ -508,6 +508,51 @@ func TestRegistryGrows(t *testing.T) {
 	}
 }
 
+// TestToolsAddedDuringAddTools: tools added while AddTools runs are all
+// served once both are done, with no Sync and before any client asks;
+// after a failed AddTools, tools added later are not served either.
+func TestToolsAddedDuringAddTools(t *testing.T) {
+	tool := func(name string) toolreg.AnyTool {
+		return toolreg.MustNew(name, "A tool added while AddTools runs.",
+			func(context.Context, struct{}) (string, error) { return name, nil })
+	}
+	for range 20 {
+		reg := testRegistry(t)
+		srv := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				reg.MustAdd(tool(fmt.Sprintf("during_%d", i)))
+			}
+		}()
+		if _, err := AddTools(srv, reg, testOptions...); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+		cs, _ := connect(t, srv, versions[0], nil)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Tools) != reg.Len() {
+			t.Fatalf("serves %d tools, the registry holds %d", len(res.Tools), reg.Len())
+		}
+	}
+
+	reg := testRegistry(t)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+	if _, err := AddTools(srv, reg, Rename("get_time", "get_weather")); err == nil {
+		t.Fatal("AddTools served two tools under one name")
+	}
+	reg.MustAdd(tool("after_failure"))
+	cs, _ := connect(t, srv, versions[0], nil)
+	if res, err := cs.ListTools(context.Background(), nil); err == nil && len(res.Tools) > 0 {
+		t.Errorf("a failed AddTools serves %v", names(res.Tools))
+	}
+}
+
 func drain(c chan struct{}) {
 	for {
 		select {
@@ -705,12 +750,12 @@ func TestValidName(t *testing.T) {
 		{"tool:x", false},
 		{"café", false},
 	} {
-		err := ValidName(tc.name)
+		err := validName(tc.name)
 		if (err == nil) != tc.ok {
-			t.Errorf("ValidName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+			t.Errorf("validName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
 		}
 		if err != nil && !errors.Is(err, toolreg.ErrInvalidName) {
-			t.Errorf("ValidName(%q) = %v, does not wrap ErrInvalidName", tc.name, err)
+			t.Errorf("validName(%q) = %v, does not wrap ErrInvalidName", tc.name, err)
 		}
 	}
 }

@@ -56,15 +56,16 @@ func Annotate(tool string, hints ...Hint) Option {
 }
 
 // Rename serves the named tool under mcpName. Use it for the names of MCP's
-// wider rule (ValidName), such as "files.read", which toolreg.ValidName
-// refuses because OpenAI, Anthropic and Bedrock do: declare the tool as
-// "files_read", use it under that name with every provider, and serve it
-// to MCP clients as "files.read". AddTools refuses an mcpName that breaks
-// ValidName, or one given to two tools; a renamed tool is no longer served
-// under its registry name.
+// wider rule, such as "files.read", which toolreg.ValidName refuses because
+// OpenAI, Anthropic and Bedrock do: declare the tool as "files_read", use
+// it under that name with every provider, and serve it to MCP clients as
+// "files.read". An MCP name holds 1 to 128 ASCII letters, digits, '_', '-'
+// and '.' (SEP-986); AddTools refuses an mcpName that breaks the rule
+// (toolreg.ErrInvalidName), or one given to two tools. A renamed tool is no
+// longer served under its registry name.
 func Rename(tool, mcpName string) Option {
 	return Option{func(c *config) {
-		if err := ValidName(mcpName); err != nil {
+		if err := validName(mcpName); err != nil {
 			c.errs = append(c.errs, fmt.Errorf("mcp: Rename(%q): %w", tool, err))
 			return
 		}
