@@ -7,8 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -28,16 +27,12 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // TypeScript SDK speaks.
 var versions = []string{"2026-07-28", "2025-11-25"}
 
+// weatherArgs are adapttest.WeatherArgs with a longer description, which
+// the golden files hold.
 type weatherArgs struct {
 	City string `json:"city" jsonschema:"description=City name\\, e.g. Paris"`
 	Days *int   `json:"days,omitempty" jsonschema:"minimum=1,maximum=7"`
 	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit,default=celsius"`
-}
-
-type forecast struct {
-	City string `json:"city"`
-	Days int    `json:"days"`
-	Unit string `json:"unit"`
 }
 
 type employee struct {
@@ -45,22 +40,13 @@ type employee struct {
 	Reports []*employee `json:"reports,omitempty"`
 }
 
-var errNoStation = errors.New("no weather station in Atlantis; try a real city")
-
 func testRegistry(t testing.TB) *toolreg.Registry {
 	t.Helper()
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(
 		toolreg.MustNew("get_weather", "Forecast for a city. Use it for weather questions only.",
-			func(_ context.Context, a weatherArgs) (forecast, error) {
-				if a.City == "Atlantis" {
-					return forecast{}, errNoStation
-				}
-				days := 1
-				if a.Days != nil {
-					days = *a.Days
-				}
-				return forecast{City: a.City, Days: days, Unit: a.Unit}, nil
+			func(ctx context.Context, a weatherArgs) (adapttest.Forecast, error) {
+				return adapttest.Weather(ctx, adapttest.WeatherArgs(a))
 			}, toolreg.WithTitle("Weather forecast")),
 		toolreg.MustNew("get_time", "The current time, for questions about time.",
 			func(context.Context, struct{}) (string, error) { return "2026-12-02T10:00:00Z", nil }),
@@ -169,28 +155,6 @@ func newServer(t testing.TB, reg *toolreg.Registry, opts ...Option) (*mcp.Server
 	return srv, a
 }
 
-func golden(t *testing.T, name string, got json.RawMessage) {
-	t.Helper()
-	var b bytes.Buffer
-	if err := json.Indent(&b, got, "", "  "); err != nil { // keeps the key order of the wire
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, append(b.Bytes(), '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSpace(want)), b.String()); diff != "" {
-		t.Errorf("%s changed (-want +got):\n%s", path, diff)
-	}
-}
-
 // TestToolsList checks tools/list on the wire, for each revision, against
 // golden files, and that each schema there is the registry's, byte for
 // byte, or its documented wrapping.
@@ -208,7 +172,7 @@ func TestToolsList(t *testing.T) {
 				t.Fatalf("listed %d tools, the registry holds %d", len(res.Tools), reg.Len())
 			}
 			raw := w.toolsList(t)
-			golden(t, "tools_list_"+v+".json", raw)
+			adapttest.GoldenJSON(t, "tools_list_"+v+".json", raw, *update)
 
 			var listed struct {
 				Tools []struct {
@@ -310,7 +274,7 @@ func TestCallTool(t *testing.T) {
 		{name: "unknown argument", tool: "get_weather", args: map[string]any{"city": "Rome", "Days": 2},
 			want: want{isError: true}},
 		{name: "tool error", tool: "get_weather", args: map[string]any{"city": "Atlantis"},
-			want: want{text: errNoStation.Error(), isError: true}},
+			want: want{text: adapttest.ErrNoStation.Error(), isError: true}},
 		{name: "panic", tool: "explode", args: map[string]any{},
 			want: want{text: `tool "explode" failed unexpectedly (an internal error, not caused by your arguments); do not retry the same call`, isError: true}},
 	} {
@@ -616,20 +580,6 @@ func TestConcurrentGrowth(t *testing.T) {
 	}
 }
 
-// rawTool is an AnyTool with any schema, for shapes toolreg.New never makes.
-type rawTool struct {
-	name          string
-	input, output json.RawMessage
-}
-
-func (r rawTool) Name() string                  { return r.name }
-func (r rawTool) Description() string           { return "A hand-written tool." }
-func (r rawTool) InputSchema() json.RawMessage  { return r.input }
-func (r rawTool) OutputSchema() json.RawMessage { return r.output }
-func (r rawTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
-	return toolreg.Output{Text: `{"x":1}`, Structured: json.RawMessage(`{"x":1}`)}
-}
-
 func TestAddToolsRefuses(t *testing.T) {
 	object := json.RawMessage(`{"type":"object"}`)
 	for _, tc := range []struct {
@@ -645,11 +595,11 @@ func TestAddToolsRefuses(t *testing.T) {
 			want: toolreg.ErrDuplicateTool, text: `"clock.now"`},
 		{name: "renamed onto another tool", opts: []Option{Rename("get_time", "get_weather")},
 			want: toolreg.ErrDuplicateTool, text: `"get_weather"`},
-		{name: "input schema not an object", tools: []toolreg.AnyTool{rawTool{name: "raw", input: json.RawMessage(`{"type":"array"}`)}},
+		{name: "input schema not an object", tools: []toolreg.AnyTool{adapttest.RawTool{ToolName: "raw", Input: json.RawMessage(`{"type":"array"}`)}},
 			text: `tool "raw": input schema`},
-		{name: "input schema not JSON", tools: []toolreg.AnyTool{rawTool{name: "raw", input: json.RawMessage(`[`)}},
+		{name: "input schema not JSON", tools: []toolreg.AnyTool{adapttest.RawTool{ToolName: "raw", Input: json.RawMessage(`[`)}},
 			text: `tool "raw": input schema`},
-		{name: "fine", tools: []toolreg.AnyTool{rawTool{name: "raw", input: object}}},
+		{name: "fine", tools: []toolreg.AnyTool{adapttest.RawTool{ToolName: "raw", Input: object}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := testRegistry(t)
@@ -679,8 +629,8 @@ func TestAddToolsRefuses(t *testing.T) {
 func TestSyncReportsLateProblems(t *testing.T) {
 	reg := testRegistry(t)
 	srv, a := newServer(t, reg, Rename("clock", "get_time"))
-	reg.MustAdd(rawTool{name: "clock", input: json.RawMessage(`{"type":"object"}`)},
-		rawTool{name: "fine", input: json.RawMessage(`{"type":"object"}`)})
+	reg.MustAdd(adapttest.RawTool{ToolName: "clock", Input: json.RawMessage(`{"type":"object"}`)},
+		adapttest.RawTool{ToolName: "fine", Input: json.RawMessage(`{"type":"object"}`)})
 	for range 2 {
 		if err := a.Sync(); err == nil || !errors.Is(err, toolreg.ErrDuplicateTool) || !strings.Contains(err.Error(), `"clock"`) {
 			t.Fatalf("Sync = %v, want the clash of clock with get_time", err)
