@@ -36,7 +36,7 @@ var errUnsupported = adapt.Unsupported("tool schema cannot be expressed for Gemi
 type Adapter struct {
 	reg  *toolreg.Registry
 	cfg  config
-	defs *adapt.Defs[genai.FunctionDeclaration] // each tool as Gemini sees it, built once
+	defs *adapt.Defs[*genai.FunctionDeclaration] // each tool as Gemini sees it, built once
 }
 
 // New returns an Adapter for reg. By default the parameters are declared
@@ -47,21 +47,21 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	return a
 }
 
-func (a *Adapter) build(t toolreg.AnyTool) (genai.FunctionDeclaration, error) {
-	decl := genai.FunctionDeclaration{Name: t.Name(), Description: t.Description()}
+func (a *Adapter) build(t toolreg.AnyTool) (*genai.FunctionDeclaration, error) {
+	decl := &genai.FunctionDeclaration{Name: t.Name(), Description: t.Description()}
 	if a.cfg.legacy {
 		lowered, err := dialect.GeminiSchema(t.InputSchema())
 		if err != nil {
-			return decl, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
+			return nil, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 		}
 		if decl.Parameters, err = decodeSchema(lowered); err != nil {
-			return decl, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
+			return nil, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 		}
 		return decl, nil
 	}
 	lowered, err := dialect.GeminiJSONSchema(t.InputSchema())
 	if err != nil {
-		return decl, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
+		return nil, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 	}
 	// Raw JSON marshals verbatim, so ToolsJSON keeps the property order.
 	// (The SDK itself re-encodes the request through map[string]any.)
@@ -99,15 +99,18 @@ func decodeSchema(lowered json.RawMessage) (*genai.Schema, error) {
 // The declarations are the caller's, but their schemas are shared with
 // the Adapter's cache: do not modify them.
 func (a *Adapter) Tools() ([]*genai.Tool, error) {
-	_, copies, err := a.defs.All() // copies of the cached declarations: the caller's to change
+	_, decls, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
-	if len(copies) == 0 {
+	if len(decls) == 0 {
 		return nil, nil
 	}
-	decls := make([]*genai.FunctionDeclaration, len(copies))
-	for i := range copies {
+	// The caller's copies of the cached declarations, in one allocation;
+	// decls, a fresh slice, is turned to point at them.
+	copies := make([]genai.FunctionDeclaration, len(decls))
+	for i, d := range decls {
+		copies[i] = *d
 		decls[i] = &copies[i]
 	}
 	return []*genai.Tool{{FunctionDeclarations: decls}}, nil

@@ -20,7 +20,7 @@ type Defs[E any] struct {
 	build func(toolreg.AnyTool) (E, error)
 
 	mu sync.Mutex
-	m  map[string]def[E]
+	m  map[string]*def[E] // pointers: a large E is copied once, out of Get
 }
 
 type def[E any] struct {
@@ -30,19 +30,26 @@ type def[E any] struct {
 
 // NewDefs returns the definitions of reg's tools, each made by build.
 func NewDefs[E any](reg *toolreg.Registry, build func(toolreg.AnyTool) (E, error)) *Defs[E] {
-	return &Defs[E]{reg: reg, build: build, m: map[string]def[E]{}}
+	return &Defs[E]{reg: reg, build: build, m: map[string]*def[E]{}}
 }
 
 // Get returns t's definition, building it on first use.
 func (d *Defs[E]) Get(t toolreg.AnyTool) (E, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	x, ok := d.m[t.Name()]
-	if !ok {
+	x := d.get(t)
+	return x.e, x.err
+}
+
+// get returns t's definition, building it on first use; d.mu is held.
+func (d *Defs[E]) get(t toolreg.AnyTool) *def[E] {
+	x := d.m[t.Name()]
+	if x == nil {
+		x = &def[E]{}
 		x.e, x.err = d.build(t)
 		d.m[t.Name()] = x
 	}
-	return x.e, x.err
+	return x
 }
 
 // Lookup returns the definition of the registry's tool of that name; false
@@ -59,15 +66,19 @@ func (d *Defs[E]) Lookup(name string) (E, bool) {
 
 // All returns the registry's tools and their definitions, in registration
 // order. The error joins those of every tool the provider cannot take.
+// It takes the lock once for all: a request's definitions are asked for
+// on every model call.
 func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
 	tools := d.reg.Tools()
 	es := make([]E, len(tools))
 	var errs []error
+	d.mu.Lock()
 	for i, t := range tools {
-		var err error
-		if es[i], err = d.Get(t); err != nil {
-			errs = append(errs, err)
+		x := d.get(t)
+		if es[i] = x.e; x.err != nil {
+			errs = append(errs, x.err)
 		}
 	}
+	d.mu.Unlock()
 	return tools, es, errors.Join(errs...)
 }
