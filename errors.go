@@ -36,6 +36,12 @@ var (
 	// ErrInternal: the library itself failed on a call (a bug to report);
 	// the model is told the failure is not its fault.
 	ErrInternal = errors.New("toolreg internal error")
+	// ErrUnsupportedSchema: an adapter cannot express a tool's schema in
+	// its provider's dialect (an open map in OpenAI strict mode, a
+	// recursive type in Anthropic strict mode or Gemini's legacy form). The
+	// error names the tool and the field; adapters never send a weaker
+	// schema instead.
+	ErrUnsupportedSchema = errors.New("tool schema cannot be expressed in the provider's dialect")
 )
 
 // DeclarationError says why New refused an Args or Result type: the field
@@ -64,7 +70,13 @@ type Problem struct {
 }
 
 // ArgumentError is the host-facing error of a call whose arguments were
-// refused. Its Error text is the same text the model reads.
+// refused. Its Error text is the same text the model reads, and like it
+// quotes the values the model sent (`user: "sk-..." is not allowed`).
+// Arguments may hold secrets, such as a token the model was given, so
+// where logs must not hold them, log the Problems' paths instead of the
+// text, as Logging does. A path holds names, not values: the schema's
+// field names and array indexes, and a key the schema does not declare (an
+// unknown field, a map's key) as the model wrote it.
 type ArgumentError struct {
 	Tool     string
 	Problems []Problem

@@ -44,8 +44,13 @@ func (r *Registry) Use(mws ...Middleware) {
 }
 
 // Logging logs every call at Info (Warn when it failed): the tool, the
-// call ID, the size of the arguments (never their content, which may hold
-// secrets), the duration and, on failure, the host-facing error.
+// call ID, the size of the arguments, the duration and, on failure, its
+// kind (the text of the sentinel it wraps, such as "invalid arguments")
+// and, for invalid arguments, the paths of the fields at fault. It never
+// logs what the model sent: not the arguments, and not the error's text,
+// which quotes them (see ArgumentError) or holds whatever a tool or a
+// panic put there. To log those details, write a middleware that reads
+// Output.Err and decides what may reach your logs.
 func Logging(logger *slog.Logger) Middleware {
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
@@ -58,7 +63,15 @@ func Logging(logger *slog.Logger) Middleware {
 				slog.Duration("duration", time.Since(start)),
 			}
 			if out.IsError {
-				attrs = append(attrs, slog.Any("error", out.Err))
+				attrs = append(attrs, slog.String("error", errorKind(out.Err)))
+				var ae *ArgumentError
+				if errors.As(out.Err, &ae) {
+					paths := make([]string, len(ae.Problems))
+					for i, p := range ae.Problems {
+						paths[i] = p.Path
+					}
+					attrs = append(attrs, slog.Any("fields", paths))
+				}
 				logger.LogAttrs(ctx, slog.LevelWarn, "tool call failed", attrs...)
 			} else {
 				logger.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
@@ -66,6 +79,23 @@ func Logging(logger *slog.Logger) Middleware {
 			return out
 		})
 	}
+}
+
+// errorKinds are the sentinels a failure is named by. A tool's own error
+// comes first: it wraps ErrToolFailed and whatever the tool wrapped, which
+// may be another sentinel.
+var errorKinds = []error{ErrStopRun, ErrToolFailed, ErrToolPanic, ErrUnknownTool, ErrInvalidArguments,
+	ErrTimeout, ErrInvalidResult, ErrInternal}
+
+// errorKind names the sentinel err wraps, "other" for an error of a
+// middleware that wraps none.
+func errorKind(err error) string {
+	for _, k := range errorKinds {
+		if errors.Is(err, k) {
+			return k.Error()
+		}
+	}
+	return "other"
 }
 
 // ErrorText rewrites what the model reads when a tool returns an error:

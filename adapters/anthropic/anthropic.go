@@ -11,7 +11,6 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -21,77 +20,39 @@ import (
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
-// Option configures an Adapter.
-type Option func(*adapt.Strictness)
-
-// WithStrict sends every tool with "strict": true: the model's input then
-// always matches the schema. A tool whose schema strict mode cannot express
-// (a recursive type, an open map, an any field) makes Tools fail, naming
-// the tool and the field, unless WithNonStrictFallback is given. Strict mode
-// has per-request limits (MaxStrictTools and the others) that Tools checks;
-// use WithStrictTools when a registry is larger than they allow.
-func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
-
-// WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option { return func(s *adapt.Strictness) { s.Add(names...) } }
-
-// WithNonStrictFallback sends a tool that strict mode cannot express
-// non-strict instead of failing. It does not relax the per-request limits.
-func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallback = true } }
-
 // Adapter speaks the Anthropic Messages API for one registry. Definitions
 // are lowered once per tool and cached; tools added to the registry later
 // are picked up. An Adapter is safe for concurrent use.
 type Adapter struct {
-	reg    *toolreg.Registry
-	strict adapt.Strictness
-	cache  adapt.Cache[*entry]
+	reg  *toolreg.Registry
+	defs *adapt.Defs[*entry]
 }
 
 // entry is one tool as Anthropic sees it, built once.
 type entry struct {
-	strict bool
-	tool   anthropic.ToolParam   // copied out by Tools, so callers may change their copy
-	strip  *dialect.NullStripper // strict tools: nulls sent for optional properties
-	counts strictCounts          // strict tools: what counts against the request limits
-	err    error
+	tool   anthropic.ToolParam // copied out by Tools, so callers may change their copy
+	strict adapt.Strict        // zero for a tool sent non-strict
+	counts strictCounts        // strict tools: what counts against the request limits
 }
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg}
-	for _, o := range opts {
-		o(&a.strict)
-	}
-	return a
+	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
+	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.AnthropicStrict, build)}
 }
 
-// ErrNotStrict marks a tool that strict mode cannot express; the error
-// names the tool and the field.
-var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
-
-func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
-
-func (a *Adapter) build(t toolreg.AnyTool) *entry {
-	e := &entry{}
-	st, err := a.strict.Lower(t, dialect.AnthropicStrict, ErrNotStrict)
-	if err != nil {
-		e.err = err
-		return e
-	}
-	var schema json.RawMessage
-	if st.Schema != nil {
-		e.strict, e.strip, schema = true, st.Strip, st.Schema
+func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+	e := &entry{strict: st}
+	schema := st.Schema
+	if st.On() {
+		var err error
 		if e.counts, err = countStrict(schema); err != nil {
-			e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-			return e
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 		}
-	}
-	if !e.strict {
+	} else {
 		lowered, err := dialect.Anthropic(t.InputSchema())
 		if err != nil {
-			e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-			return e
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 		}
 		schema = lowered
 	}
@@ -105,26 +66,20 @@ func (a *Adapter) build(t toolreg.AnyTool) *entry {
 		// map order.)
 		InputSchema: param.Override[anthropic.ToolInputSchemaParam](schema),
 	}
-	if e.strict {
+	if st.On() {
 		// Non-strict tools leave the field out: some deployments (older
 		// models, Bedrock) reject it, and absent means false.
 		e.tool.Strict = anthropic.Bool(true)
 	}
-	return e
+	return e, nil
 }
 
+// entries are the definitions of the registry's tools, in order, within
+// the per-request limits of strict mode.
 func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
-	tools := a.reg.Tools()
-	es := make([]*entry, len(tools))
-	var errs []error
-	for i, t := range tools {
-		es[i] = a.entry(t)
-		if es[i].err != nil {
-			errs = append(errs, es[i].err)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
+	tools, es, err := a.defs.All()
+	if err != nil {
+		return nil, nil, err
 	}
 	if err := checkStrictLimits(tools, es); err != nil {
 		return nil, nil, err
@@ -167,8 +122,8 @@ func (a *Adapter) ToolsJSON() (json.RawMessage, error) {
 
 // Strict reports whether the named tool is sent in strict mode.
 func (a *Adapter) Strict(name string) bool {
-	t, ok := a.reg.Lookup(name)
-	return ok && a.entry(t).strict
+	e, ok := a.defs.Lookup(name)
+	return ok && e.strict.On()
 }
 
 // toolCall turns one tool_use block into a registry call: the input object
@@ -177,12 +132,8 @@ func (a *Adapter) Strict(name string) bool {
 // schema.
 func (a *Adapter) toolCall(id, name string, input json.RawMessage) toolreg.ToolCall {
 	args := input
-	if t, ok := a.reg.Lookup(name); ok {
-		if e := a.entry(t); e.strip != nil {
-			if stripped, err := e.strip.Strip(args); err == nil {
-				args = stripped
-			}
-		}
+	if e, ok := a.defs.Lookup(name); ok {
+		args = e.strict.StripNulls(args)
 	}
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }

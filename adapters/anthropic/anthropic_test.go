@@ -7,122 +7,29 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-type weatherArgs struct {
-	City string `json:"city" jsonschema:"description=City name"`
-	Days *int   `json:"days,omitempty" jsonschema:"minimum=1,maximum=7"`
-	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit,default=celsius"`
+// fakeAnthropic plays the Messages API with the given replies.
+func fakeAnthropic(replies ...string) *adapttest.API {
+	return &adapttest.API{Replies: replies, Path: "/v1/messages", Error: func(msg string) string {
+		return `{"type":"error","error":{"type":"api_error","message":` + msg + `}}`
+	}}
 }
 
-type forecast struct {
-	City string `json:"city"`
-	Days int    `json:"days"`
-	Unit string `json:"unit"`
-}
-
-var errNoStation = errors.New("no weather station in Atlantis; try a real city")
-
-// received records what the weather tool was called with.
-var received = struct {
-	sync.Mutex
-	args []weatherArgs
-}{}
-
-func resetReceived() {
-	received.Lock()
-	received.args = nil
-	received.Unlock()
-}
-
-func testRegistry(t *testing.T) *toolreg.Registry {
-	t.Helper()
-	weather := toolreg.MustNew("get_weather", "Forecast for a city.", func(_ context.Context, a weatherArgs) (forecast, error) {
-		received.Lock()
-		received.args = append(received.args, a)
-		received.Unlock()
-		if a.City == "Atlantis" {
-			return forecast{}, errNoStation
-		}
-		days := 1
-		if a.Days != nil {
-			days = *a.Days
-		}
-		return forecast{City: a.City, Days: days, Unit: a.Unit}, nil
-	})
-	now := toolreg.MustNew("get_time", "The current time, for questions about time.", func(context.Context, struct{}) (string, error) {
-		return "2026-12-02T10:00:00Z", nil
-	})
-	reg := toolreg.NewRegistry()
-	reg.MustAdd(weather, now)
-	return reg
-}
-
-// fakeAnthropic plays the Messages API: it records each request body and
-// answers with the next scripted reply.
-type fakeAnthropic struct {
-	mu       sync.Mutex
-	replies  []string
-	requests []map[string]any
-	raw      [][]byte
-	block    chan struct{} // when set, requests wait for it or for cancellation
-}
-
-func (f *fakeAnthropic) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" {
-		http.Error(w, `{"type":"error","error":{"type":"not_found_error","message":"not found"}}`, http.StatusNotFound)
-		return
-	}
-	body, _ := io.ReadAll(r.Body)
-	var req map[string]any
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, `{"type":"error","error":{"type":"invalid_request_error","message":"bad json"}}`, http.StatusBadRequest)
-		return
-	}
-	if f.block != nil {
-		select {
-		case <-f.block:
-		case <-r.Context().Done():
-			return
-		}
-	}
-	f.mu.Lock()
-	f.requests = append(f.requests, req)
-	f.raw = append(f.raw, body)
-	if len(f.replies) == 0 {
-		f.mu.Unlock()
-		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"no more replies"}}`, http.StatusInternalServerError)
-		return
-	}
-	reply := f.replies[0]
-	f.replies = f.replies[1:]
-	f.mu.Unlock()
-	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, reply)
-}
-
-func newClient(t *testing.T, f *fakeAnthropic) anthropic.Client {
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
-	return anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"), option.WithMaxRetries(0))
+func newClient(t *testing.T, f *adapttest.API) anthropic.Client {
+	return anthropic.NewClient(option.WithBaseURL(f.Serve(t)), option.WithAPIKey("test"), option.WithMaxRetries(0))
 }
 
 // message is a Messages API response with the given content blocks.
@@ -153,31 +60,6 @@ func params(prompt string) anthropic.MessageNewParams {
 		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))}}
 }
 
-// golden compares JSON with testdata/name, indented but in the order it
-// was sent: key order on the wire is part of what is checked.
-func golden(t *testing.T, name string, got json.RawMessage) {
-	t.Helper()
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, got, "", "  "); err != nil {
-		t.Fatal(err)
-	}
-	b := buf.Bytes()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSpace(want)), string(b)); diff != "" {
-		t.Errorf("%s changed (-want +got):\n%s", path, diff)
-	}
-}
-
 // rawField is one top-level member of a JSON object, as sent.
 func rawField(t *testing.T, body []byte, key string) json.RawMessage {
 	t.Helper()
@@ -200,9 +82,9 @@ func TestRequestTools(t *testing.T) {
 		{"tools_strict.json", []Option{WithStrict()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeAnthropic{replies: []string{answer("hi")}}
+			f := fakeAnthropic(answer("hi"))
 			client := newClient(t, f)
-			a := New(testRegistry(t), tc.opts...)
+			a := New(adapttest.Registry(nil), tc.opts...)
 			tools, err := a.Tools()
 			if err != nil {
 				t.Fatal(err)
@@ -212,8 +94,8 @@ func TestRequestTools(t *testing.T) {
 			if _, err := client.Messages.New(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
-			sent := rawField(t, f.raw[0], "tools")
-			golden(t, tc.name, sent)
+			sent := rawField(t, f.Raw[0], "tools")
+			adapttest.GoldenJSON(t, tc.name, sent, *update)
 			wire, err := a.ToolsJSON()
 			if err != nil {
 				t.Fatal(err)
@@ -312,7 +194,7 @@ func TestToolsSchemaVerbatim(t *testing.T) {
 // TestToolsAreCopies: a caller marking the last tool for prompt caching
 // must not change the adapter's cached definitions.
 func TestToolsAreCopies(t *testing.T) {
-	reg := testRegistry(t)
+	reg := adapttest.Registry(nil)
 	a := New(reg)
 	tools, err := a.Tools()
 	if err != nil {
@@ -380,92 +262,72 @@ func toolResults(t *testing.T, msg map[string]any) []toolResult {
 // invalid input, an unknown tool and a no-argument tool, then checks the
 // follow-up request carries one user message whose content is every
 // result, in call order, with is_error where the call failed.
-func TestRun(t *testing.T) {
-	resetReceived()
-	f := &fakeAnthropic{replies: []string{
-		toolUses(
-			"get_weather", `{"city":"Paris","days":2}`,
-			"get_weather", `{"city":"Atlantis"}`,
-			"get_weather", `{"city":"Rome","days":"two"}`,
-			"get_wether", `{"city":"Oslo"}`,
-			"get_time", `{}`,
-		),
-		answer("Paris: 2 days. The time is 10:00."),
-	}}
-	client := newClient(t, f)
-	a := New(testRegistry(t))
-	var turns, calls int
-	run, err := a.Run(context.Background(), &client.Messages, params("plan my week"), RunOptions{
-		OnTurn:     func(int, *anthropic.Message) { turns++ },
-		OnToolCall: func(int, toolreg.ToolCall, toolreg.Output) { calls++ },
+// TestRunLoop: one turn of every outcome, the step bound, a tool's StopRun
+// and cancellation, as in every runner.
+func TestRunLoop(t *testing.T) {
+	adapttest.RunnerTests(t, adapttest.Runner{
+		API:    fakeAnthropic,
+		Calls:  toolUses,
+		Answer: answer,
+		NoArgs: `{}`,
+		Run: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, maxSteps int) (adapttest.Outcome, error) {
+			client := newClient(t, api)
+			var turns int
+			run, err := New(reg).Run(ctx, &client.Messages, params("plan my week"), RunOptions{
+				MaxSteps: maxSteps, OnTurn: func(int, *anthropic.Message) { turns++ }})
+			return adapttest.Outcome{Steps: run.Steps, Turns: turns, Transcript: len(run.Messages), Answer: run.Answer()}, err
+		},
+		Results:     runResults,
+		MarksErrors: true,
+		Transcript:  4, // the user's message, the assistant's, one message of 5 results, the answer
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if run.Answer() != "Paris: 2 days. The time is 10:00." || run.Steps != 2 || turns != 2 || calls != 5 {
-		t.Errorf("answer %q, steps %d, turns %d, calls %d", run.Answer(), run.Steps, turns, calls)
-	}
-	if len(f.requests) != 2 {
-		t.Fatalf("%d requests", len(f.requests))
-	}
-	if tools := f.requests[0]["tools"].([]any); len(tools) != 2 {
-		t.Errorf("the run sent %d tools", len(tools))
-	}
-	msgs := f.requests[1]["messages"].([]any)
-	// user, assistant with text and 5 tool_use blocks, one user message of results.
+}
+
+// runResults reads the results of a turn from the request after it: the
+// user's message, the assistant's message sent back as it came (its text
+// and tool_use blocks, inputs as objects), then one user message of
+// tool_result blocks in call order.
+func runResults(t *testing.T, request map[string]any) []adapttest.Result {
+	t.Helper()
+	msgs := request["messages"].([]any)
 	if len(msgs) != 3 {
 		t.Fatalf("follow-up has %d messages:\n%v", len(msgs), msgs)
 	}
-	want := []toolResult{
-		{"toolu_1", `{"city":"Paris","days":2,"unit":"celsius"}`, false},
-		{"toolu_2", errNoStation.Error(), true},
-		{"toolu_3", "invalid arguments for tool \"get_weather\":\n- days: expected integer, got \"two\"\nFix the arguments and call the tool again.", true},
-		{"toolu_4", `there is no tool named "get_wether"; available tools: get_weather, get_time`, true},
-		{"toolu_5", "2026-12-02T10:00:00Z", false},
-	}
-	if diff := cmp.Diff(want, toolResults(t, msgs[2].(map[string]any))); diff != "" {
-		t.Errorf("tool results (-want +got):\n%s", diff)
-	}
 	asst := msgs[1].(map[string]any)
 	content := asst["content"].([]any)
-	if asst["role"] != "assistant" || len(content) != 6 {
-		t.Fatalf("assistant message not echoed back: %v", asst)
+	if asst["role"] != "assistant" || content[0].(map[string]any)["type"] != "text" {
+		t.Fatalf("assistant message not sent back: %v", asst)
 	}
 	if in := content[1].(map[string]any)["input"]; !cmp.Equal(in, map[string]any{"city": "Paris", "days": 2.0}) {
-		t.Errorf("tool_use input echoed as %v", in)
+		t.Errorf("tool_use input sent back as %v", in)
 	}
-	if len(run.Messages) != 4 {
-		t.Errorf("transcript has %d messages, want 4 (user, assistant, results, answer)", len(run.Messages))
+	var got []adapttest.Result
+	for i, r := range toolResults(t, msgs[2].(map[string]any)) {
+		if r.ToolUseID != fmt.Sprintf("toolu_%d", i+1) {
+			t.Errorf("result %d answers %s", i, r.ToolUseID)
+		}
+		got = append(got, adapttest.Result{Text: r.Text, IsError: r.IsError})
 	}
+	if len(got) != len(content)-1 {
+		t.Errorf("%d results for %d tool_use blocks", len(got), len(content)-1)
+	}
+	return got
 }
 
-func TestRunMaxSteps(t *testing.T) {
-	f := &fakeAnthropic{replies: []string{
-		toolUses("get_time", `{}`), toolUses("get_time", `{}`), toolUses("get_time", `{}`),
-	}}
-	client := newClient(t, f)
-	run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("loop"), RunOptions{MaxSteps: 2})
-	if !errors.Is(err, toolreg.ErrMaxSteps) {
-		t.Fatalf("err = %v, want ErrMaxSteps", err)
-	}
-	// user, then (assistant, results) twice: every tool_use is answered.
-	if run.Steps != 2 || len(run.Messages) != 5 || len(f.requests) != 2 {
-		t.Errorf("steps %d, transcript %d, requests %d", run.Steps, len(run.Messages), len(f.requests))
-	}
-}
-
-func TestRunStopRun(t *testing.T) {
+// TestRunStopRunAnswers: the turn that stops the run still answers each
+// tool_use, with the tool's error.
+func TestRunStopRunAnswers(t *testing.T) {
 	spent := errors.New("budget spent")
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(toolreg.MustNew("pay", "Pays.", func(context.Context, struct{}) (string, error) { return "", toolreg.StopRun(spent) }))
-	f := &fakeAnthropic{replies: []string{toolUses("pay", `{}`), answer("never sent")}}
+	f := fakeAnthropic(toolUses("pay", `{}`), answer("never sent"))
 	client := newClient(t, f)
 	run, err := New(reg).Run(context.Background(), &client.Messages, params("pay"), RunOptions{})
 	if !errors.Is(err, toolreg.ErrStopRun) || !errors.Is(err, spent) {
 		t.Fatalf("err = %v", err)
 	}
-	if len(f.requests) != 1 || len(run.Messages) != 3 {
-		t.Fatalf("requests %d, transcript %d: the run went on after the stop", len(f.requests), len(run.Messages))
+	if len(f.Requests) != 1 || len(run.Messages) != 3 {
+		t.Fatalf("requests %d, transcript %d: the run went on after the stop", len(f.Requests), len(run.Messages))
 	}
 	b, _ := json.Marshal(run.Messages[2])
 	var last map[string]any
@@ -475,64 +337,48 @@ func TestRunStopRun(t *testing.T) {
 	}
 }
 
-func TestRunCancellation(t *testing.T) {
-	f := &fakeAnthropic{replies: []string{answer("late")}, block: make(chan struct{})}
-	defer close(f.block)
-	client := newClient(t, f)
-	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err := New(testRegistry(t)).Run(ctx, &client.Messages, params("hi"), RunOptions{})
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("err = %v", err)
-	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("cancellation took %v", d)
-	}
-}
-
 // TestRunStopReasons: pause_turn is sent back unchanged and runs no tools;
 // a response cut off at max_tokens ends the run without running its calls.
 func TestRunStopReasons(t *testing.T) {
 	t.Run("pause_turn", func(t *testing.T) {
-		resetReceived()
+		var received adapttest.Received
 		paused := message("pause_turn",
 			map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": map[string]any{"query": "weather"}},
 			map[string]any{"type": "tool_use", "id": "toolu_9", "name": "get_weather", "input": map[string]any{"city": "Lima"}})
-		f := &fakeAnthropic{replies: []string{paused, answer("done")}}
+		f := fakeAnthropic(paused, answer("done"))
 		client := newClient(t, f)
-		run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("search"), RunOptions{})
+		run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("search"), RunOptions{})
 		if err != nil || run.Answer() != "done" || run.Steps != 2 {
 			t.Fatalf("err %v, answer %q, steps %d", err, run.Answer(), run.Steps)
 		}
-		msgs := f.requests[1]["messages"].([]any)
+		msgs := f.Requests[1]["messages"].([]any)
 		last := msgs[len(msgs)-1].(map[string]any)
 		if len(msgs) != 2 || last["role"] != "assistant" || len(last["content"].([]any)) != 2 {
 			t.Errorf("paused turn not sent back as it was: %v", msgs)
 		}
-		if len(received.args) != 0 {
-			t.Errorf("a paused turn ran tools: %v", received.args)
+		if len(received.Args()) != 0 {
+			t.Errorf("a paused turn ran tools: %v", received.Args())
 		}
 	})
 	for _, reason := range []string{"max_tokens", "model_context_window_exceeded"} {
 		t.Run(reason, func(t *testing.T) {
-			resetReceived()
+			var received adapttest.Received
 			cut := message(reason, map[string]any{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": map[string]any{"city": "Li"}})
-			f := &fakeAnthropic{replies: []string{cut, answer("never sent")}}
+			f := fakeAnthropic(cut, answer("never sent"))
 			client := newClient(t, f)
-			run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
+			run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
 			if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), reason) {
 				t.Fatalf("err = %v", err)
 			}
-			if len(f.requests) != 1 || len(run.Messages) != 2 || run.Final == nil || len(received.args) != 0 {
-				t.Errorf("requests %d, transcript %d, final %v, calls %v", len(f.requests), len(run.Messages), run.Final, received.args)
+			if len(f.Requests) != 1 || len(run.Messages) != 2 || run.Final == nil || len(received.Args()) != 0 {
+				t.Errorf("requests %d, transcript %d, final %v, calls %v", len(f.Requests), len(run.Messages), run.Final, received.Args())
 			}
 		})
 	}
 	t.Run("refusal", func(t *testing.T) {
-		f := &fakeAnthropic{replies: []string{message("refusal", map[string]any{"type": "text", "text": "I can't help with that."})}}
+		f := fakeAnthropic(message("refusal", map[string]any{"type": "text", "text": "I can't help with that."}))
 		client := newClient(t, f)
-		run, err := New(testRegistry(t)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
+		run, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
 		if err != nil || run.Final.StopReason != anthropic.StopReasonRefusal || run.Answer() != "I can't help with that." {
 			t.Errorf("err %v, final %+v", err, run.Final)
 		}
@@ -543,25 +389,25 @@ func TestRunStopReasons(t *testing.T) {
 // optional property it leaves out; the call must still validate, and the
 // default apply.
 func TestStrictNullsDropped(t *testing.T) {
-	resetReceived()
-	f := &fakeAnthropic{replies: []string{toolUses("get_weather", `{"city":"Paris","days":null,"unit":null}`), answer("ok")}}
+	var received adapttest.Received
+	f := fakeAnthropic(toolUses("get_weather", `{"city":"Paris","days":null,"unit":null}`), answer("ok"))
 	client := newClient(t, f)
-	a := New(testRegistry(t), WithStrict())
+	a := New(adapttest.Registry(&received), WithStrict())
 	if !a.Strict("get_weather") || a.Strict("nope") {
 		t.Fatal("Strict is wrong")
 	}
 	if _, err := a.Run(context.Background(), &client.Messages, params("hi"), RunOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	got := toolResults(t, f.requests[1]["messages"].([]any)[2].(map[string]any))
+	got := toolResults(t, f.Requests[1]["messages"].([]any)[2].(map[string]any))
 	if diff := cmp.Diff([]toolResult{{"toolu_1", `{"city":"Paris","days":1,"unit":"celsius"}`, false}}, got); diff != "" {
 		t.Errorf("tool result (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]weatherArgs{{City: "Paris", Unit: "celsius"}}, received.args); diff != "" {
+	if diff := cmp.Diff([]adapttest.WeatherArgs{{City: "Paris", Unit: "celsius"}}, received.Args()); diff != "" {
 		t.Errorf("tool received (-want +got):\n%s", diff)
 	}
 	// Without strict mode the null is the model's mistake, reported to it.
-	out := New(testRegistry(t)).Call(context.Background(), mustMessage(t, toolUses("get_weather", `{"city":"Paris","days":null}`)))
+	out := New(adapttest.Registry(nil)).Call(context.Background(), mustMessage(t, toolUses("get_weather", `{"city":"Paris","days":null}`)))
 	if !out.OfUser.Content[0].OfToolResult.IsError.Value {
 		t.Error("a non-strict null was dropped")
 	}
@@ -569,35 +415,14 @@ func TestStrictNullsDropped(t *testing.T) {
 
 func TestStrictRefusesOpenMaps(t *testing.T) {
 	reg := toolreg.NewRegistry()
-	reg.MustAdd(toolreg.MustNew("tag", "Tags.", func(context.Context, struct {
-		Labels map[string]string `json:"labels"`
-	}) (string, error) {
-		return "", nil
-	}))
+	reg.MustAdd(adapttest.Tag)
 	_, err := New(reg, WithStrict()).Tools()
-	if !errors.Is(err, ErrNotStrict) || !strings.Contains(err.Error(), `"tag"`) || !strings.Contains(err.Error(), "labels") {
-		t.Errorf("err = %v", err)
-	}
+	adapttest.WantUnsupported(t, err, "tag", "labels")
 	a := New(reg, WithStrict(), WithNonStrictFallback())
 	tools, err := a.Tools()
 	if err != nil || tools[0].OfTool.Strict.Valid() || a.Strict("tag") {
 		t.Errorf("fallback: err %v, strict %v", err, tools[0].OfTool.Strict)
 	}
-}
-
-// schemaTool is a tool with a hand-written schema, for limits no Go type
-// reaches easily.
-type schemaTool struct {
-	name   string
-	schema json.RawMessage
-}
-
-func (s schemaTool) Name() string                  { return s.name }
-func (s schemaTool) Description() string           { return "A test tool." }
-func (s schemaTool) InputSchema() json.RawMessage  { return s.schema }
-func (s schemaTool) OutputSchema() json.RawMessage { return nil }
-func (s schemaTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
-	return toolreg.Output{Text: "ok"}
 }
 
 // objectSchema is a schema of n properties, each the given schema,
@@ -619,7 +444,7 @@ func TestStrictLimits(t *testing.T) {
 	tools := func(n int, schema json.RawMessage) []toolreg.AnyTool {
 		var ts []toolreg.AnyTool
 		for i := range n {
-			ts = append(ts, schemaTool{fmt.Sprintf("tool_%02d", i), schema})
+			ts = append(ts, adapttest.RawTool{ToolName: fmt.Sprintf("tool_%02d", i), Input: schema})
 		}
 		return ts
 	}
@@ -684,7 +509,7 @@ func mustMessage(t *testing.T, s string) anthropic.Message {
 }
 
 func TestCall(t *testing.T) {
-	reg := testRegistry(t)
+	reg := adapttest.Registry(nil)
 	reg.MustAdd(toolreg.MustNew("noop", "Returns nothing.", func(context.Context, struct{}) (string, error) { return "", nil }))
 	a := New(reg)
 	msg := mustMessage(t, message("tool_use",
@@ -713,7 +538,7 @@ func TestCall(t *testing.T) {
 }
 
 func TestCallJSON(t *testing.T) {
-	a := New(testRegistry(t))
+	a := New(adapttest.Registry(nil))
 	// The content of shared/research/fixtures/anthropic.call.json, one more call.
 	out, err := a.CallJSON(context.Background(), json.RawMessage(`[
 		{"type": "text", "text": "Checking the forecast."},

@@ -50,6 +50,14 @@ func ExampleAdapter_Run() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(toolreg.MustNew("get_weather", "Current weather for a city.",
 		func(_ context.Context, a WeatherArgs) (string, error) { return "18°C, partly cloudy", nil }))
+	// Middleware sees every call the run makes, and its Output.
+	reg.Use(func(next toolreg.Handler) toolreg.Handler {
+		return toolreg.HandlerFunc(func(ctx context.Context, call toolreg.ToolCall) toolreg.Output {
+			out := next.HandleCall(ctx, call)
+			fmt.Printf("%s%s -> %s\n", call.Name, call.Arguments, out.Text)
+			return out
+		})
+	})
 	adapter := toolant.New(reg, toolant.WithStrict())
 
 	srv := scriptedClaude() // a real program leaves out the base URL
@@ -68,18 +76,14 @@ func ExampleAdapter_Run() {
 		MaxTokens: 1024,
 		Tools:     tools,
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather in Paris?"))},
-	}, toolant.RunOptions{
-		OnToolCall: func(step int, call toolreg.ToolCall, out toolreg.Output) {
-			fmt.Printf("step %d: %s%s -> %s\n", step, call.Name, call.Arguments, out.Text)
-		},
-	})
+	}, toolant.RunOptions{})
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(run.Answer())
 	fmt.Println(run.Steps, "steps,", len(run.Messages), "messages")
 	// Output:
-	// step 1: get_weather{"city":"Paris"} -> 18°C, partly cloudy
+	// get_weather{"city":"Paris"} -> 18°C, partly cloudy
 	// In Paris: 18°C, partly cloudy
 	// 2 steps, 4 messages
 }

@@ -90,7 +90,7 @@ func checkStrictLimits(tools []toolreg.AnyTool, es []*entry) error {
 	var optional, unions []string
 	var nOptional, nUnions int
 	for i, e := range es {
-		if !e.strict {
+		if !e.strict.On() {
 			continue
 		}
 		name := tools[i].Name()

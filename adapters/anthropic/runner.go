@@ -17,19 +17,18 @@ type MessagesClient interface {
 	New(ctx context.Context, body anthropic.MessageNewParams, opts ...option.RequestOption) (*anthropic.Message, error)
 }
 
-// RunOptions bound and observe a run. The zero value is usable.
+// RunOptions bound and observe a run. The zero value is usable. To observe
+// each tool call and its Output, add middleware to the registry
+// (Registry.Use): it sees the calls of runs and of every other path.
 type RunOptions struct {
 	// MaxSteps bounds the model calls of a run; 0 means DefaultMaxSteps.
 	MaxSteps int
 	// OnTurn, if set, sees each model response as it arrives.
 	OnTurn func(step int, msg *anthropic.Message)
-	// OnToolCall, if set, sees each tool call with its output, in call
-	// order, after all calls of the turn have run.
-	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
 }
 
 // DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = adapt.DefaultMaxSteps
+const DefaultMaxSteps = 10
 
 // Run is what a run produced, also when it ends with an error.
 type Run struct {
@@ -120,6 +119,6 @@ func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthrop
 		run.Messages = append(run.Messages, resultMessage(calls, outs))
 	}
 	var err error
-	run.Steps, err = adapt.Loop{Registry: a.reg, MaxSteps: ro.MaxSteps, OnToolCall: ro.OnToolCall}.Run(ctx, turn, answer)
+	run.Steps, err = adapt.Loop{Registry: a.reg, MaxSteps: ro.MaxSteps, DefaultMaxSteps: DefaultMaxSteps}.Run(ctx, turn, answer)
 	return run, err
 }

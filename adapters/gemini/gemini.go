@@ -18,7 +18,6 @@ package gemini
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/toolreg/toolreg"
@@ -27,92 +26,55 @@ import (
 	"google.golang.org/genai"
 )
 
-// Option configures an Adapter.
-type Option func(*config)
-
-type config struct {
-	legacy     bool
-	noResponse bool
-}
-
-// WithLegacySchema declares the parameters in the older `parameters` field
-// (a genai.Schema, an OpenAPI 3.0 subset) instead of
-// `parametersJsonSchema`. Use it only for a model or an API path that does
-// not take parametersJsonSchema: the Schema form cannot express maps,
-// "any" values, recursive types or values of several types, and a tool
-// that needs one makes Tools fail, naming the tool and the field.
-//
-// In this mode no response schema is declared: Google's own SDKs refuse
-// the `response` field for the Gemini Developer API.
-func WithLegacySchema() Option { return func(c *config) { c.legacy = true } }
-
-// WithoutResponseSchema leaves out responseJsonSchema, which is otherwise
-// declared for every tool with a structured result. Use it for a model or
-// an endpoint that refuses the field.
-func WithoutResponseSchema() Option { return func(c *config) { c.noResponse = true } }
-
-// ErrUnsupportedSchema marks a tool whose arguments the chosen schema form
-// cannot express; the error names the tool and the field. Adapters never
-// send a weaker schema instead.
-var ErrUnsupportedSchema = errors.New("tool schema cannot be expressed for Gemini")
+// errUnsupported marks a tool whose arguments the chosen schema form
+// cannot express; it matches toolreg.ErrUnsupportedSchema.
+var errUnsupported = adapt.Unsupported("tool schema cannot be expressed for Gemini")
 
 // Adapter speaks Gemini for one registry. Declarations are lowered once per
 // tool and cached; tools added to the registry later are picked up. An
 // Adapter is safe for concurrent use.
 type Adapter struct {
-	reg   *toolreg.Registry
-	cfg   config
-	cache adapt.Cache[*entry]
-}
-
-// entry is one tool as Gemini sees it, built once.
-type entry struct {
-	decl genai.FunctionDeclaration
-	err  error
+	reg  *toolreg.Registry
+	cfg  config
+	defs *adapt.Defs[*genai.FunctionDeclaration] // each tool as Gemini sees it, built once
 }
 
 // New returns an Adapter for reg. By default the parameters are declared
 // as parametersJsonSchema (see WithLegacySchema).
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg}
-	for _, o := range opts {
-		o(&a.cfg)
-	}
+	a := &Adapter{reg: reg, cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
+	a.defs = adapt.NewDefs(reg, a.build)
 	return a
 }
 
-func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
-
-func (a *Adapter) build(t toolreg.AnyTool) *entry {
-	e := &entry{decl: genai.FunctionDeclaration{Name: t.Name(), Description: t.Description()}}
+func (a *Adapter) build(t toolreg.AnyTool) (*genai.FunctionDeclaration, error) {
+	decl := &genai.FunctionDeclaration{Name: t.Name(), Description: t.Description()}
 	if a.cfg.legacy {
 		lowered, err := dialect.GeminiSchema(t.InputSchema())
 		if err != nil {
-			e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
-			return e
+			return nil, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 		}
-		if e.decl.Parameters, err = decodeSchema(lowered); err != nil {
-			e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
+		if decl.Parameters, err = decodeSchema(lowered); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 		}
-		return e
+		return decl, nil
 	}
 	lowered, err := dialect.GeminiJSONSchema(t.InputSchema())
 	if err != nil {
-		e.err = fmt.Errorf("%w: tool %q: %w", ErrUnsupportedSchema, t.Name(), err)
-		return e
+		return nil, fmt.Errorf("%w: tool %q: %w", errUnsupported, t.Name(), err)
 	}
 	// Raw JSON marshals verbatim, so ToolsJSON keeps the property order.
 	// (The SDK itself re-encodes the request through map[string]any.)
-	e.decl.ParametersJsonSchema = lowered
+	decl.ParametersJsonSchema = lowered
 	if out := t.OutputSchema(); out != nil && !a.cfg.noResponse {
 		// The response schema only informs the model, and the result is
 		// never checked against it: a result the dialect cannot express
 		// (a non-object root, a recursive type) is left undeclared.
 		if resp, err := dialect.GeminiJSONSchema(out); err == nil {
-			e.decl.ResponseJsonSchema = resp
+			decl.ResponseJsonSchema = resp
 		}
 	}
-	return e
+	return decl, nil
 }
 
 // decodeSchema reads the legacy form into a genai.Schema. A key the Schema
@@ -131,30 +93,25 @@ func decodeSchema(lowered json.RawMessage) (*genai.Schema, error) {
 // Tools returns the registry's tools as one genai.Tool holding a function
 // declaration per tool, in registration order, ready for
 // GenerateContentConfig.Tools; nil when the registry is empty. Tools the
-// schema form cannot express make it fail with an error wrapping
-// ErrUnsupportedSchema for each.
+// schema form cannot express make it fail with an error matching
+// toolreg.ErrUnsupportedSchema for each, naming the tool and the field.
 //
 // The declarations are the caller's, but their schemas are shared with
 // the Adapter's cache: do not modify them.
 func (a *Adapter) Tools() ([]*genai.Tool, error) {
-	tools := a.reg.Tools()
-	if len(tools) == 0 {
+	_, decls, err := a.defs.All()
+	if err != nil {
+		return nil, err
+	}
+	if len(decls) == 0 {
 		return nil, nil
 	}
-	decls := make([]*genai.FunctionDeclaration, len(tools))
-	copies := make([]genai.FunctionDeclaration, len(tools)) // one allocation for all the copies
-	var errs []error
-	for i, t := range tools {
-		e := a.entry(t)
-		if e.err != nil {
-			errs = append(errs, e.err)
-			continue
-		}
-		copies[i] = e.decl
+	// The caller's copies of the cached declarations, in one allocation;
+	// decls, a fresh slice, is turned to point at them.
+	copies := make([]genai.FunctionDeclaration, len(decls))
+	for i, d := range decls {
+		copies[i] = *d
 		decls[i] = &copies[i]
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
 	}
 	return []*genai.Tool{{FunctionDeclarations: decls}}, nil
 }

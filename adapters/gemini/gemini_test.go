@@ -1,101 +1,38 @@
 package gemini
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"math"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 	"google.golang.org/genai"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-type weatherArgs struct {
-	City string `json:"city" jsonschema:"description=City name"`
-	Days *int   `json:"days,omitempty" jsonschema:"minimum=1,maximum=7"`
-	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit,default=celsius"`
+// fakeGemini plays generateContent with the given replies.
+func fakeGemini(replies ...string) *adapttest.API {
+	return &adapttest.API{Replies: replies, Error: func(msg string) string {
+		return `{"error":{"code":500,"message":` + msg + `,"status":"INTERNAL"}}`
+	}}
 }
 
-type forecast struct {
-	City string `json:"city"`
-	Days int    `json:"days"`
-	Unit string `json:"unit"`
-}
-
-var errNoStation = errors.New("no weather station in Atlantis; try a real city")
-
-func testRegistry(t *testing.T) *toolreg.Registry {
+func newClient(t *testing.T, f *adapttest.API) *genai.Client {
 	t.Helper()
-	weather := toolreg.MustNew("get_weather", "Forecast for a city.", func(_ context.Context, a weatherArgs) (forecast, error) {
-		if a.City == "Atlantis" {
-			return forecast{}, errNoStation
-		}
-		days := 1
-		if a.Days != nil {
-			days = *a.Days
-		}
-		return forecast{City: a.City, Days: days, Unit: a.Unit}, nil
-	})
-	now := toolreg.MustNew("get_time", "The current time, for questions about time.", func(context.Context, struct{}) (string, error) {
-		return "2026-12-02T10:00:00Z", nil
-	})
-	reg := toolreg.NewRegistry()
-	reg.MustAdd(weather, now)
-	return reg
-}
-
-// fakeGemini plays generateContent: it records each request body and
-// answers with the next scripted reply.
-type fakeGemini struct {
-	mu       sync.Mutex
-	replies  []string
-	requests []map[string]any
-	paths    []string
-}
-
-func (f *fakeGemini) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, _ := io.ReadAll(r.Body)
-	var req map[string]any
-	if err := json.Unmarshal(body, &req); err != nil {
-		http.Error(w, `{"error":{"code":400,"message":"bad json","status":"INVALID_ARGUMENT"}}`, http.StatusBadRequest)
-		return
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.requests = append(f.requests, req)
-	f.paths = append(f.paths, r.URL.Path)
-	if len(f.replies) == 0 {
-		http.Error(w, `{"error":{"code":500,"message":"no more replies","status":"INTERNAL"}}`, http.StatusInternalServerError)
-		return
-	}
-	reply := f.replies[0]
-	f.replies = f.replies[1:]
-	w.Header().Set("Content-Type", "application/json")
-	io.WriteString(w, reply)
-}
-
-func newClient(t *testing.T, f *fakeGemini) *genai.Client {
-	t.Helper()
-	srv := httptest.NewServer(f)
-	t.Cleanup(srv.Close)
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey: "test", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+		APIKey: "test", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: f.Serve(t)},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -113,28 +50,6 @@ func reply(content string) string {
 func answer(text string) string {
 	b, _ := json.Marshal(map[string]any{"role": "model", "parts": []any{map[string]any{"text": text}}})
 	return reply(string(b))
-}
-
-func golden(t *testing.T, name string, got any) {
-	t.Helper()
-	b, err := json.MarshalIndent(got, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSpace(want)), string(b)); diff != "" {
-		t.Errorf("%s changed (-want +got):\n%s", path, diff)
-	}
 }
 
 func parse(t *testing.T, s string) any {
@@ -159,9 +74,9 @@ func TestRequestTools(t *testing.T) {
 		{"tools_no_response.json", []Option{WithoutResponseSchema()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := &fakeGemini{replies: []string{answer("hi")}}
+			f := fakeGemini(answer("hi"))
 			client := newClient(t, f)
-			a := New(testRegistry(t), tc.opts...)
+			a := New(adapttest.Registry(nil), tc.opts...)
 			tools, err := a.Tools()
 			if err != nil {
 				t.Fatal(err)
@@ -171,15 +86,15 @@ func TestRequestTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if f.paths[0] != "/v1beta/models/gemini-test:generateContent" {
-				t.Errorf("path %s", f.paths[0])
+			if f.Paths[0] != "/v1beta/models/gemini-test:generateContent" {
+				t.Errorf("path %s", f.Paths[0])
 			}
-			golden(t, tc.name, f.requests[0]["tools"])
+			adapttest.GoldenValue(t, tc.name, f.Requests[0]["tools"], *update)
 			wire, err := a.ToolsJSON()
 			if err != nil {
 				t.Fatal(err)
 			}
-			if diff := cmp.Diff(f.requests[0]["tools"], parse(t, string(wire))); diff != "" {
+			if diff := cmp.Diff(f.Requests[0]["tools"], parse(t, string(wire))); diff != "" {
 				t.Errorf("ToolsJSON differs from what the SDK sends (-sdk +json):\n%s", diff)
 			}
 		})
@@ -285,9 +200,9 @@ func TestTurn(t *testing.T) {
 		{"functionCall":{"id":"fc-4","name":"get_wether","args":{"city":"Oslo"}}},
 		{"functionCall":{"id":"fc-5","name":"get_time"}},
 		{"functionCall":{"name":"get_weather","args":{"city":"Lima","unit":"fahrenheit"}}}]}`
-	f := &fakeGemini{replies: []string{reply(modelTurn), answer("Paris: 2 days. The time is 10:00.")}}
+	f := fakeGemini(reply(modelTurn), answer("Paris: 2 days. The time is 10:00."))
 	client := newClient(t, f)
-	a := New(testRegistry(t))
+	a := New(adapttest.Registry(nil))
 	tools, err := a.Tools()
 	if err != nil {
 		t.Fatal(err)
@@ -312,10 +227,10 @@ func TestTurn(t *testing.T) {
 	if resp.Text() != "Paris: 2 days. The time is 10:00." {
 		t.Errorf("answer %q", resp.Text())
 	}
-	if len(f.requests) != 2 {
-		t.Fatalf("%d requests", len(f.requests))
+	if len(f.Requests) != 2 {
+		t.Fatalf("%d requests", len(f.Requests))
 	}
-	contents := f.requests[1]["contents"].([]any)
+	contents := f.Requests[1]["contents"].([]any)
 	if len(contents) != 3 {
 		t.Fatalf("follow-up has %d contents: %v", len(contents), contents)
 	}
@@ -335,7 +250,7 @@ func TestTurn(t *testing.T) {
 }
 
 func TestCalls(t *testing.T) {
-	a := New(testRegistry(t))
+	a := New(adapttest.Registry(nil))
 	for _, tc := range []struct {
 		name    string
 		content *genai.Content
@@ -369,7 +284,7 @@ func TestCalls(t *testing.T) {
 // TestCallUnencodableArgs: args that cannot be JSON never reach the tool
 // as "no arguments".
 func TestCallUnencodableArgs(t *testing.T) {
-	out := New(testRegistry(t)).Call(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
+	out := New(adapttest.Registry(nil)).Call(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
 		{FunctionCall: &genai.FunctionCall{Name: "get_weather", Args: map[string]any{"city": "Oslo", "days": math.NaN()}}},
 	}})
 	resp := out.Parts[0].FunctionResponse.Response
@@ -381,7 +296,7 @@ func TestCallUnencodableArgs(t *testing.T) {
 // TestCallStructuredResult checks the Go value of a structured output:
 // the result's JSON, held as raw bytes.
 func TestCallStructuredResult(t *testing.T) {
-	out := New(testRegistry(t)).Call(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
+	out := New(adapttest.Registry(nil)).Call(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
 		{FunctionCall: &genai.FunctionCall{ID: "x", Name: "get_weather", Args: map[string]any{"city": "Oslo"}}},
 	}})
 	want := &genai.Content{Role: "user", Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{
@@ -432,7 +347,7 @@ func TestCallJSON(t *testing.T) {
 	// The exact bytes: the structured result verbatim, no HTML escaping,
 	// no id for a call without one, arguments as sent (a float64 would
 	// have made 9007199254740993 ...992).
-	got, err = New(testRegistry(t)).CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
+	got, err = New(adapttest.Registry(nil)).CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
 		{"text":"<hm>"},
 		{"functionCall":{"name":"get_weather","args":{"city":"Tromsø & <Bodø>","days":3}}},
 		{"functionCall":{"id":"big","name":"get_weather","args":{"city":"Oslo","days":9007199254740993}}},
@@ -472,9 +387,6 @@ type optionalTree struct {
 // TestUnsupportedSchemas: a tool the chosen form cannot express is an
 // error naming the tool and the field, never a weaker schema.
 func TestUnsupportedSchemas(t *testing.T) {
-	type labels struct {
-		Labels map[string]string `json:"labels"`
-	}
 	type required struct {
 		Root tree `json:"root"`
 	}
@@ -487,7 +399,7 @@ func TestUnsupportedSchemas(t *testing.T) {
 		legacy string // the field the legacy form refuses, "" if accepted
 		json   string // the field parametersJsonSchema refuses, "" if accepted
 	}{
-		{"map", toolreg.MustNew("tag", "Tags.", func(context.Context, labels) (string, error) { return "", nil }), "labels", ""},
+		{"map", adapttest.Tag, "labels", ""},
 		{"recursive through required", toolreg.MustNew("plant", "Plants.", func(context.Context, required) (string, error) { return "", nil }), "root", "children"},
 		{"recursive through optional", toolreg.MustNew("grow", "Grows.", func(context.Context, optional) (string, error) { return "", nil }), "root", ""},
 	} {
@@ -505,9 +417,7 @@ func TestUnsupportedSchemas(t *testing.T) {
 					}
 					continue
 				}
-				if !errors.Is(err, ErrUnsupportedSchema) || !strings.Contains(err.Error(), `"`+tc.tool.Name()+`"`) || !strings.Contains(err.Error(), mode.field) {
-					t.Errorf("opts %d: err = %v, want one naming %q and %s", len(mode.opts), err, tc.tool.Name(), mode.field)
-				}
+				adapttest.WantUnsupported(t, err, tc.tool.Name(), mode.field)
 				if tools != nil {
 					t.Errorf("opts %d: tools returned with the error", len(mode.opts))
 				}
@@ -524,7 +434,7 @@ func TestResponseSchemaOnlyWhenExpressible(t *testing.T) {
 		toolreg.MustNew("text", "Text.", func(context.Context, struct{}) (string, error) { return "", nil }),
 		toolreg.MustNew("list", "List.", func(context.Context, struct{}) ([]string, error) { return nil, nil }),
 		toolreg.MustNew("tree", "Tree.", func(context.Context, struct{}) (tree, error) { return tree{}, nil }),
-		toolreg.MustNew("fc", "Forecast.", func(context.Context, struct{}) (forecast, error) { return forecast{}, nil }),
+		toolreg.MustNew("fc", "Forecast.", func(context.Context, struct{}) (adapttest.Forecast, error) { return adapttest.Forecast{}, nil }),
 	)
 	tools, err := New(reg).Tools()
 	if err != nil {
@@ -552,7 +462,7 @@ func TestResponseSchemaOnlyWhenExpressible(t *testing.T) {
 // TestToolsCacheAndLateTools: declarations are built once per tool, and a
 // tool added later shows up.
 func TestToolsCacheAndLateTools(t *testing.T) {
-	reg := testRegistry(t)
+	reg := adapttest.Registry(nil)
 	a := New(reg)
 	first, err := a.Tools()
 	if err != nil {
@@ -598,21 +508,6 @@ func TestDecodeSchemaRefusesUnknownKeys(t *testing.T) {
 	}
 }
 
-// schemaTool is an AnyTool whose input schema is given as JSON: a schema a
-// custom tool may send, beyond what the reflector writes.
-type schemaTool struct {
-	name   string
-	schema string
-}
-
-func (s schemaTool) Name() string                  { return s.name }
-func (s schemaTool) Description() string           { return "A hand-written schema." }
-func (s schemaTool) InputSchema() json.RawMessage  { return json.RawMessage(s.schema) }
-func (s schemaTool) OutputSchema() json.RawMessage { return nil }
-func (s schemaTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
-	return toolreg.Output{Text: "ok"}
-}
-
 type address struct {
 	Street string  `json:"street"`
 	Zip    *string `json:"zip,omitempty" jsonschema:"pattern=^[0-9]{5}$"`
@@ -651,7 +546,7 @@ func TestLegacySchemaWalk(t *testing.T) {
 	reg.MustAdd(
 		toolreg.MustNew("rich", "Many shapes.", func(context.Context, richArgs) (string, error) { return "", nil }),
 		toolreg.MustNew("plain", "No arguments.", func(context.Context, struct{}) (string, error) { return "", nil }),
-		schemaTool{"refs", `{"type":"object","properties":{
+		adapttest.RawTool{ToolName: "refs", Input: json.RawMessage(`{"type":"object","properties":{
 			"a":{"$ref":"#/$defs/P"},
 			"b":{"type":["string","null"]},
 			"c":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"nullable"},
@@ -660,7 +555,7 @@ func TestLegacySchemaWalk(t *testing.T) {
 			"f":{"oneOf":[{"type":"string"},{"type":"integer"}]},
 			"g":{"type":"number","exclusiveMinimum":0,"multipleOf":0.5}},
 			"required":["a"],"additionalProperties":false,
-			"$defs":{"P":{"type":"object","properties":{"x":{"type":["number","null"]}},"additionalProperties":false}}}`},
+			"$defs":{"P":{"type":"object","properties":{"x":{"type":["number","null"]}},"additionalProperties":false}}}`)},
 	)
 	wire, err := New(reg, WithLegacySchema()).ToolsJSON()
 	if err != nil {

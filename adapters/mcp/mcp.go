@@ -8,7 +8,9 @@
 // messages, not the SDK's: invalid arguments, a tool's error and a panic are
 // results with isError set, whose text tells the model what to fix; only an
 // unknown tool is a protocol error (JSON-RPC -32602, as the specification
-// asks).
+// asks). The registry's middleware (Registry.Use) sees every call: log,
+// meter or authorise calls there, with the details the client never sees
+// (Output.Err holds a panic's stack).
 //
 // The SDK negotiates the protocol revision with each client (2026-07-28
 // with clients that speak it, 2025-11-25 and older through the initialize
@@ -23,11 +25,11 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
@@ -38,17 +40,18 @@ type Adapter struct {
 	reg *toolreg.Registry
 	cfg config
 
-	seen atomic.Int64 // registry tools looked at so far; a registry only grows
-
 	mu     sync.Mutex        // serialises Sync
+	live   bool              // AddTools succeeded: Sync may serve tools
+	seen   int               // registry tools looked at so far; a registry only grows
 	served map[string]string // MCP name → registry name
 	errs   []error           // tools that could not be served, kept for every Sync
 }
 
 // AddTools adds every tool of reg to srv and keeps srv in step with reg: a
-// tool added to reg later is served from the next Sync, or at the latest
-// when a client next lists or calls tools. Registry names are served as
-// they are unless Rename says otherwise.
+// tool added to reg later is served as soon as it is added (AddTools
+// listens with Registry.OnAdd), and connected clients are told with
+// notifications/tools/list_changed. Registry names are served as they are
+// unless Rename says otherwise.
 //
 // Each tool becomes an MCP tool with:
 //   - name, title (a tool with a Title method, as toolreg.WithTitle gives)
@@ -69,11 +72,7 @@ type Adapter struct {
 //     left out, and that tool's results are text only;
 //   - annotations, from Annotate.
 //
-// Tools added to the registry later are served as they are added (through
-// Registry.OnAdd), and srv gets a receiving middleware that also catches up
-// with the registry before it answers initialize, server/discover,
-// tools/list and tools/call. The
-// SDK lists tools sorted by name, and replaces a tool it already serves
+// The SDK lists tools sorted by name, and replaces a tool it already serves
 // under the same name.
 //
 // AddTools is all or nothing: if a tool cannot be served (a schema whose
@@ -83,27 +82,36 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 	if srv == nil || reg == nil {
 		return nil, errors.New("mcp: AddTools needs a server and a registry")
 	}
-	a := &Adapter{srv: srv, reg: reg, served: map[string]string{}}
-	for _, o := range opts {
-		o(&a.cfg)
-	}
+	a := &Adapter{srv: srv, reg: reg, served: map[string]string{},
+		cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	if err := a.cfg.check(); err != nil {
 		return nil, err
 	}
+	// Listen before reading the registry, so that no tool added meanwhile
+	// is missed: a Sync that runs before start finds the adapter not live
+	// and leaves the tool to start, which reads the registry after it; one
+	// that waits for start serves what start did not see.
+	remove := reg.OnAdd(func([]toolreg.AnyTool) { a.Sync() })
+	if err := a.start(); err != nil {
+		remove()
+		return nil, err
+	}
+	return a, nil
+}
+
+// start serves the registry's tools, all or none, and makes the adapter
+// live.
+func (a *Adapter) start() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	tools := reg.Tools()
+	tools := a.reg.Tools()
 	entries, errs := a.prepare(tools)
 	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return errors.Join(errs...)
 	}
 	a.commit(entries, len(tools))
-	srv.AddReceivingMiddleware(a.catchUp)
-	// Tools added later are served at once, and clients told with
-	// notifications/tools/list_changed. (Sync's error is kept for the next
-	// explicit Sync.)
-	reg.OnAdd(func([]toolreg.AnyTool) { a.Sync() })
-	return a, nil
+	a.live = true
+	return nil
 }
 
 // Sync serves the tools added to the registry since the last Sync. Adding
@@ -113,27 +121,16 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 func (a *Adapter) Sync() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if !a.live {
+		return nil
+	}
 	tools := a.reg.Tools()
-	if n := int(a.seen.Load()); n < len(tools) {
-		entries, errs := a.prepare(tools[n:])
+	if a.seen < len(tools) {
+		entries, errs := a.prepare(tools[a.seen:])
 		a.errs = append(a.errs, errs...)
 		a.commit(entries, len(tools))
 	}
 	return errors.Join(a.errs...)
-}
-
-// catchUp is the receiving middleware that keeps the server in step with a
-// registry that grew without a Sync. The check is one atomic load.
-func (a *Adapter) catchUp(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		switch method {
-		case "initialize", "server/discover", "tools/list", "tools/call":
-			if int(a.seen.Load()) < a.reg.Len() {
-				a.Sync() // the errors stay in a.errs for the next explicit Sync
-			}
-		}
-		return next(ctx, method, req)
-	}
 }
 
 // entry is one registry tool as the server will serve it.
@@ -176,7 +173,7 @@ func (a *Adapter) commit(entries []entry, n int) {
 		a.served[e.tool.Name] = e.name
 		a.srv.AddTool(e.tool, e.handler)
 	}
-	a.seen.Store(int64(n))
+	a.seen = n
 }
 
 func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
@@ -216,11 +213,7 @@ func (a *Adapter) handler(name, mcpName string, shape output) mcp.ToolHandler {
 			// unknown tool.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", mcpName)}
 		}
-		out := a.reg.Call(ctx, name, args)
-		if a.cfg.onCall != nil {
-			a.cfg.onCall(ctx, toolreg.ToolCall{Name: name, Arguments: args}, out)
-		}
-		return shape.result(out), nil
+		return shape.result(a.reg.Call(ctx, name, args)), nil
 	}
 }
 

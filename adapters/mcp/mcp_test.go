@@ -7,8 +7,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -19,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
@@ -29,16 +28,12 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 // TypeScript SDK speaks.
 var versions = []string{"2026-07-28", "2025-11-25"}
 
+// weatherArgs are adapttest.WeatherArgs with a longer description, which
+// the golden files hold.
 type weatherArgs struct {
 	City string `json:"city" jsonschema:"description=City name\\, e.g. Paris"`
 	Days *int   `json:"days,omitempty" jsonschema:"minimum=1,maximum=7"`
 	Unit string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit,default=celsius"`
-}
-
-type forecast struct {
-	City string `json:"city"`
-	Days int    `json:"days"`
-	Unit string `json:"unit"`
 }
 
 type employee struct {
@@ -46,22 +41,13 @@ type employee struct {
 	Reports []*employee `json:"reports,omitempty"`
 }
 
-var errNoStation = errors.New("no weather station in Atlantis; try a real city")
-
 func testRegistry(t testing.TB) *toolreg.Registry {
 	t.Helper()
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(
 		toolreg.MustNew("get_weather", "Forecast for a city. Use it for weather questions only.",
-			func(_ context.Context, a weatherArgs) (forecast, error) {
-				if a.City == "Atlantis" {
-					return forecast{}, errNoStation
-				}
-				days := 1
-				if a.Days != nil {
-					days = *a.Days
-				}
-				return forecast{City: a.City, Days: days, Unit: a.Unit}, nil
+			func(ctx context.Context, a weatherArgs) (adapttest.Forecast, error) {
+				return adapttest.Weather(ctx, adapttest.WeatherArgs(a))
 			}, toolreg.WithTitle("Weather forecast")),
 		toolreg.MustNew("get_time", "The current time, for questions about time.",
 			func(context.Context, struct{}) (string, error) { return "2026-12-02T10:00:00Z", nil }),
@@ -171,28 +157,6 @@ func newServer(t testing.TB, reg *toolreg.Registry, opts ...Option) (*mcp.Server
 	return srv, a
 }
 
-func golden(t *testing.T, name string, got json.RawMessage) {
-	t.Helper()
-	var b bytes.Buffer
-	if err := json.Indent(&b, got, "", "  "); err != nil { // keeps the key order of the wire
-		t.Fatal(err)
-	}
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, append(b.Bytes(), '\n'), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(bytes.TrimSpace(want)), b.String()); diff != "" {
-		t.Errorf("%s changed (-want +got):\n%s", path, diff)
-	}
-}
-
 // TestToolsList checks tools/list on the wire, for each revision, against
 // golden files, and that each schema there is the registry's (the input
 // schema less what dialect.Compact leaves out), or its documented
@@ -211,7 +175,7 @@ func TestToolsList(t *testing.T) {
 				t.Fatalf("listed %d tools, the registry holds %d", len(res.Tools), reg.Len())
 			}
 			raw := w.toolsList(t)
-			golden(t, "tools_list_"+v+".json", raw)
+			adapttest.GoldenJSON(t, "tools_list_"+v+".json", raw, *update)
 
 			var listed struct {
 				Tools []struct {
@@ -319,7 +283,7 @@ func TestCallTool(t *testing.T) {
 		{name: "unknown argument", tool: "get_weather", args: map[string]any{"city": "Rome", "Days": 2},
 			want: want{isError: true}},
 		{name: "tool error", tool: "get_weather", args: map[string]any{"city": "Atlantis"},
-			want: want{text: errNoStation.Error(), isError: true}},
+			want: want{text: adapttest.ErrNoStation.Error(), isError: true}},
 		{name: "panic", tool: "explode", args: map[string]any{},
 			want: want{text: `tool "explode" failed unexpectedly (an internal error, not caused by your arguments); do not retry the same call`, isError: true}},
 	} {
@@ -328,12 +292,17 @@ func TestCallTool(t *testing.T) {
 				reg := testRegistry(t)
 				var calls []toolreg.Output
 				var mu sync.Mutex
-				opts := append([]Option{OnCall(func(_ context.Context, c toolreg.ToolCall, out toolreg.Output) {
-					mu.Lock()
-					calls = append(calls, out)
-					mu.Unlock()
-				})}, testOptions...)
-				srv, _ := newServer(t, reg, opts...)
+				// The host sees each call through the registry's middleware.
+				reg.Use(func(next toolreg.Handler) toolreg.Handler {
+					return toolreg.HandlerFunc(func(ctx context.Context, c toolreg.ToolCall) toolreg.Output {
+						out := next.HandleCall(ctx, c)
+						mu.Lock()
+						calls = append(calls, out)
+						mu.Unlock()
+						return out
+					})
+				})
+				srv, _ := newServer(t, reg, testOptions...)
 				cs, _ := connect(t, srv, v, nil)
 				ctx := context.Background()
 				tools, err := cs.ListTools(ctx, nil)
@@ -344,6 +313,10 @@ func TestCallTool(t *testing.T) {
 				if err != nil {
 					t.Fatalf("a protocol error instead of a result: %v", err)
 				}
+				mu.Lock()
+				seen := calls // what the middleware saw of the MCP call (the direct call below adds to calls)
+				calls = nil
+				mu.Unlock()
 
 				regName := tc.tool
 				if tc.regName != "" {
@@ -383,18 +356,16 @@ func TestCallTool(t *testing.T) {
 					conforms(t, tools.Tools, tc.tool, gotStructured)
 				}
 
-				mu.Lock()
-				defer mu.Unlock()
-				if len(calls) != 1 {
-					t.Fatalf("OnCall saw %d calls, want 1", len(calls))
+				if len(seen) != 1 {
+					t.Fatalf("the middleware saw %d calls, want 1", len(seen))
 				}
-				if got := calls[0]; got.IsError != tc.want.isError || got.Text != tc0.Text {
-					t.Errorf("OnCall saw %+v", got)
+				if got := seen[0]; got.IsError != tc.want.isError || got.Text != tc0.Text {
+					t.Errorf("the middleware saw %+v", got)
 				}
 				if tc.name == "panic" {
 					var pe *toolreg.PanicError
-					if !errors.As(calls[0].Err, &pe) || !strings.Contains(string(pe.Stack), "goroutine") {
-						t.Errorf("the host did not get the panic and its stack: %v", calls[0].Err)
+					if !errors.As(seen[0].Err, &pe) || !strings.Contains(string(pe.Stack), "goroutine") {
+						t.Errorf("the host did not get the panic and its stack: %v", seen[0].Err)
 					}
 					if strings.Contains(tc0.Text, "index out of range") {
 						t.Errorf("the panic value reached the client: %q", tc0.Text)
@@ -510,6 +481,51 @@ func TestRegistryGrows(t *testing.T) {
 	}
 }
 
+// TestToolsAddedDuringAddTools: tools added while AddTools runs are all
+// served once both are done, with no Sync and before any client asks;
+// after a failed AddTools, tools added later are not served either.
+func TestToolsAddedDuringAddTools(t *testing.T) {
+	tool := func(name string) toolreg.AnyTool {
+		return toolreg.MustNew(name, "A tool added while AddTools runs.",
+			func(context.Context, struct{}) (string, error) { return name, nil })
+	}
+	for range 20 {
+		reg := testRegistry(t)
+		srv := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+		var wg sync.WaitGroup
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 20 {
+				reg.MustAdd(tool(fmt.Sprintf("during_%d", i)))
+			}
+		}()
+		if _, err := AddTools(srv, reg, testOptions...); err != nil {
+			t.Fatal(err)
+		}
+		wg.Wait()
+		cs, _ := connect(t, srv, versions[0], nil)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Tools) != reg.Len() {
+			t.Fatalf("serves %d tools, the registry holds %d", len(res.Tools), reg.Len())
+		}
+	}
+
+	reg := testRegistry(t)
+	srv := mcp.NewServer(&mcp.Implementation{Name: "s"}, nil)
+	if _, err := AddTools(srv, reg, Rename("get_time", "get_weather")); err == nil {
+		t.Fatal("AddTools served two tools under one name")
+	}
+	reg.MustAdd(tool("after_failure"))
+	cs, _ := connect(t, srv, versions[0], nil)
+	if res, err := cs.ListTools(context.Background(), nil); err == nil && len(res.Tools) > 0 {
+		t.Errorf("a failed AddTools serves %v", names(res.Tools))
+	}
+}
+
 func drain(c chan struct{}) {
 	for {
 		select {
@@ -573,20 +589,6 @@ func TestConcurrentGrowth(t *testing.T) {
 	}
 }
 
-// rawTool is an AnyTool with any schema, for shapes toolreg.New never makes.
-type rawTool struct {
-	name          string
-	input, output json.RawMessage
-}
-
-func (r rawTool) Name() string                  { return r.name }
-func (r rawTool) Description() string           { return "A hand-written tool." }
-func (r rawTool) InputSchema() json.RawMessage  { return r.input }
-func (r rawTool) OutputSchema() json.RawMessage { return r.output }
-func (r rawTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
-	return toolreg.Output{Text: `{"x":1}`, Structured: json.RawMessage(`{"x":1}`)}
-}
-
 func TestAddToolsRefuses(t *testing.T) {
 	object := json.RawMessage(`{"type":"object"}`)
 	for _, tc := range []struct {
@@ -602,11 +604,11 @@ func TestAddToolsRefuses(t *testing.T) {
 			want: toolreg.ErrDuplicateTool, text: `"clock.now"`},
 		{name: "renamed onto another tool", opts: []Option{Rename("get_time", "get_weather")},
 			want: toolreg.ErrDuplicateTool, text: `"get_weather"`},
-		{name: "input schema not an object", tools: []toolreg.AnyTool{rawTool{name: "raw", input: json.RawMessage(`{"type":"array"}`)}},
+		{name: "input schema not an object", tools: []toolreg.AnyTool{adapttest.RawTool{ToolName: "raw", Input: json.RawMessage(`{"type":"array"}`)}},
 			text: `tool "raw": input schema`},
-		{name: "input schema not JSON", tools: []toolreg.AnyTool{rawTool{name: "raw", input: json.RawMessage(`[`)}},
+		{name: "input schema not JSON", tools: []toolreg.AnyTool{adapttest.RawTool{ToolName: "raw", Input: json.RawMessage(`[`)}},
 			text: `tool "raw": input schema`},
-		{name: "fine", tools: []toolreg.AnyTool{rawTool{name: "raw", input: object}}},
+		{name: "fine", tools: []toolreg.AnyTool{adapttest.RawTool{ToolName: "raw", Input: object}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reg := testRegistry(t)
@@ -636,8 +638,8 @@ func TestAddToolsRefuses(t *testing.T) {
 func TestSyncReportsLateProblems(t *testing.T) {
 	reg := testRegistry(t)
 	srv, a := newServer(t, reg, Rename("clock", "get_time"))
-	reg.MustAdd(rawTool{name: "clock", input: json.RawMessage(`{"type":"object"}`)},
-		rawTool{name: "fine", input: json.RawMessage(`{"type":"object"}`)})
+	reg.MustAdd(adapttest.RawTool{ToolName: "clock", Input: json.RawMessage(`{"type":"object"}`)},
+		adapttest.RawTool{ToolName: "fine", Input: json.RawMessage(`{"type":"object"}`)})
 	for range 2 {
 		if err := a.Sync(); err == nil || !errors.Is(err, toolreg.ErrDuplicateTool) || !strings.Contains(err.Error(), `"clock"`) {
 			t.Fatalf("Sync = %v, want the clash of clock with get_time", err)
@@ -707,12 +709,12 @@ func TestValidName(t *testing.T) {
 		{"tool:x", false},
 		{"café", false},
 	} {
-		err := ValidName(tc.name)
+		err := validName(tc.name)
 		if (err == nil) != tc.ok {
-			t.Errorf("ValidName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+			t.Errorf("validName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
 		}
 		if err != nil && !errors.Is(err, toolreg.ErrInvalidName) {
-			t.Errorf("ValidName(%q) = %v, does not wrap ErrInvalidName", tc.name, err)
+			t.Errorf("validName(%q) = %v, does not wrap ErrInvalidName", tc.name, err)
 		}
 	}
 }

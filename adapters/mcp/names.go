@@ -6,12 +6,12 @@ import (
 	"github.com/toolreg/toolreg"
 )
 
-// ValidName reports whether name follows MCP's tool name rule (SEP-986,
+// validName reports whether name follows MCP's tool name rule (SEP-986,
 // from protocol revision 2025-11-25; the go-sdk logs names that break it):
 // 1 to 128 ASCII letters, digits, '_', '-' and '.'. It is wider than
 // toolreg.ValidName, which every provider accepts; Rename serves a tool
 // under such a name. The error wraps toolreg.ErrInvalidName.
-func ValidName(name string) error {
+func validName(name string) error {
 	ok := len(name) >= 1 && len(name) <= 128
 	for i := 0; ok && i < len(name); i++ {
 		switch c := name[i]; {

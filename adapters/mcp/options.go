@@ -1,7 +1,6 @@
 package mcp
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -14,12 +13,11 @@ import (
 // Option configures AddTools. Options name tools by their registry name;
 // an option for a tool the registry does not hold yet applies once it is
 // added.
-type Option func(*config)
+type Option struct{ set func(*config) }
 
 type config struct {
 	hints  map[string][]Hint
 	rename map[string]string // registry name → MCP name
-	onCall func(context.Context, toolreg.ToolCall, toolreg.Output)
 	errs   []error
 }
 
@@ -49,24 +47,25 @@ func OpenWorld(v bool) Hint { return func(a *mcp.ToolAnnotations) { a.OpenWorldH
 // Annotate sets annotations of the named tool. Several Annotate options
 // for one tool add up; the last value of a hint wins.
 func Annotate(tool string, hints ...Hint) Option {
-	return func(c *config) {
+	return Option{func(c *config) {
 		if c.hints == nil {
 			c.hints = map[string][]Hint{}
 		}
 		c.hints[tool] = append(c.hints[tool], hints...)
-	}
+	}}
 }
 
 // Rename serves the named tool under mcpName. Use it for the names of MCP's
-// wider rule (ValidName), such as "files.read", which toolreg.ValidName
-// refuses because OpenAI, Anthropic and Bedrock do: declare the tool as
-// "files_read", use it under that name with every provider, and serve it
-// to MCP clients as "files.read". AddTools refuses an mcpName that breaks
-// ValidName, or one given to two tools; a renamed tool is no longer served
-// under its registry name.
+// wider rule, such as "files.read", which toolreg.ValidName refuses because
+// OpenAI, Anthropic and Bedrock do: declare the tool as "files_read", use
+// it under that name with every provider, and serve it to MCP clients as
+// "files.read". An MCP name holds 1 to 128 ASCII letters, digits, '_', '-'
+// and '.' (SEP-986); AddTools refuses an mcpName that breaks the rule
+// (toolreg.ErrInvalidName), or one given to two tools. A renamed tool is no
+// longer served under its registry name.
 func Rename(tool, mcpName string) Option {
-	return func(c *config) {
-		if err := ValidName(mcpName); err != nil {
+	return Option{func(c *config) {
+		if err := validName(mcpName); err != nil {
 			c.errs = append(c.errs, fmt.Errorf("mcp: Rename(%q): %w", tool, err))
 			return
 		}
@@ -74,16 +73,7 @@ func Rename(tool, mcpName string) Option {
 			c.rename = map[string]string{}
 		}
 		c.rename[tool] = mcpName
-	}
-}
-
-// OnCall sets a function called after each call with its Output, for the
-// host: logging, metrics, and the details the model never sees (Output.Err
-// holds a panic's stack). ToolCall.Name is the registry name; ToolCall.ID
-// is empty, as the SDK does not pass the request ID to tool handlers. fn
-// runs on the call's goroutine, before the result is sent.
-func OnCall(fn func(ctx context.Context, call toolreg.ToolCall, out toolreg.Output)) Option {
-	return func(c *config) { c.onCall = fn }
+	}}
 }
 
 func (c *config) check() error {

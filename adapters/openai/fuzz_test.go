@@ -7,12 +7,13 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
 func fuzzRegistry() *toolreg.Registry {
 	reg := toolreg.NewRegistry()
-	reg.MustAdd(toolreg.MustNew("get_weather", "Forecast.", func(_ context.Context, a weatherArgs) (forecast, error) {
-		return forecast{City: a.City}, nil
+	reg.MustAdd(toolreg.MustNew("get_weather", "Forecast.", func(_ context.Context, a adapttest.WeatherArgs) (adapttest.Forecast, error) {
+		return adapttest.Forecast{City: a.City}, nil
 	}))
 	return reg
 }

@@ -12,7 +12,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/openai/openai-go/v3"
@@ -22,23 +21,6 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
-
-// Option configures an Adapter.
-type Option func(*adapt.Strictness)
-
-// WithStrict sends every tool in strict mode (Structured Outputs): the
-// model's arguments then always match the schema. A tool whose schema strict
-// mode cannot express (an open map, an any field) makes ChatTools and
-// ResponsesTools fail, naming the tool and the field, unless
-// WithNonStrictFallback is given.
-func WithStrict() Option { return func(s *adapt.Strictness) { s.All = true } }
-
-// WithStrictTools sends only the named tools in strict mode.
-func WithStrictTools(names ...string) Option { return func(s *adapt.Strictness) { s.Add(names...) } }
-
-// WithNonStrictFallback sends a tool that strict mode cannot express
-// non-strict instead of failing.
-func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallback = true } }
 
 // Adapter speaks OpenAI for one registry. Definitions are lowered once per
 // tool and cached; tools added to the registry later are picked up. An
@@ -50,70 +32,52 @@ func WithNonStrictFallback() Option { return func(s *adapt.Strictness) { s.Fallb
 // on. Calls are still checked against the full input schema, so a model
 // that crosses an omitted bound is told which.
 type Adapter struct {
-	reg    *toolreg.Registry
-	strict adapt.Strictness
-	cache  adapt.Cache[*entry]
+	reg  *toolreg.Registry
+	defs *adapt.Defs[*entry]
 }
 
 // entry is one tool as OpenAI sees it, built once.
 type entry struct {
-	strict bool
 	params map[string]any // the parameters schema, its values kept as raw JSON
 	chat   openai.ChatCompletionToolUnionParam
 	resp   responses.ToolUnionParam
-	strip  *dialect.NullStripper // strict tools: the nulls the model sends for optional fields
-	err    error
+	strict adapt.Strict // zero for a tool sent non-strict
 }
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	a := &Adapter{reg: reg}
-	for _, o := range opts {
-		o(&a.strict)
-	}
-	return a
+	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
+	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build)}
 }
 
-// ErrNotStrict marks a tool that strict mode cannot express; the error
-// names the tool and the field.
-var ErrNotStrict = errors.New("tool cannot be sent in strict mode")
-
-func (a *Adapter) entry(t toolreg.AnyTool) *entry { return a.cache.Get(t, a.build) }
-
-func (a *Adapter) build(t toolreg.AnyTool) *entry {
-	e := &entry{}
-	st, err := a.strict.Lower(t, dialect.OpenAIStrict, ErrNotStrict)
-	if err != nil {
-		e.err = err
-		return e
-	}
+func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+	e := &entry{strict: st}
 	schema := st.Schema
-	if schema != nil {
-		e.strict, e.strip = true, st.Strip
-	} else if schema, err = dialect.Compact(t.InputSchema()); err != nil {
-		e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-		return e
+	if !st.On() {
+		var err error
+		if schema, err = dialect.Compact(t.InputSchema()); err != nil {
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
+		}
 	}
 	params, err := rawObject(schema)
 	if err != nil {
-		e.err = fmt.Errorf("tool %q: %w", t.Name(), err)
-		return e
+		return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
 	}
 	e.params = params
 	fn := shared.FunctionDefinitionParam{
 		Name:        t.Name(),
 		Description: openai.String(t.Description()),
 		Parameters:  params,
-		Strict:      openai.Bool(e.strict),
+		Strict:      openai.Bool(st.On()),
 	}
 	e.chat = openai.ChatCompletionFunctionTool(fn)
 	e.resp = responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
 		Name:        t.Name(),
 		Description: openai.String(t.Description()),
 		Parameters:  params,
-		Strict:      openai.Bool(e.strict),
+		Strict:      openai.Bool(st.On()),
 	}}
-	return e
+	return e, nil
 }
 
 // rawObject splits a JSON object into its members, each kept as raw JSON:
@@ -131,25 +95,12 @@ func rawObject(schema json.RawMessage) (map[string]any, error) {
 	return out, nil
 }
 
-func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
-	tools := a.reg.Tools()
-	es := make([]*entry, len(tools))
-	var errs []error
-	for i, t := range tools {
-		es[i] = a.entry(t)
-		if es[i].err != nil {
-			errs = append(errs, es[i].err)
-		}
-	}
-	return tools, es, errors.Join(errs...)
-}
-
 // ChatTools returns the registry's tools as Chat Completions tool params,
 // in registration order, ready for ChatCompletionNewParams.Tools. The
 // params are the caller's; their Parameters maps are shared and must not
 // be modified.
 func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
-	_, es, err := a.entries()
+	_, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +116,7 @@ func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
 // ResponsesTools returns the registry's tools as Responses API tool params,
 // ready for responses.ResponseNewParams.Tools.
 func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
-	_, es, err := a.entries()
+	_, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
@@ -200,8 +151,8 @@ func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
 
 // Strict reports whether the named tool is sent in strict mode.
 func (a *Adapter) Strict(name string) bool {
-	t, ok := a.reg.Lookup(name)
-	return ok && a.entry(t).strict
+	e, ok := a.defs.Lookup(name)
+	return ok && e.strict.On()
 }
 
 // toolCall turns one provider call into a registry call: the arguments
@@ -209,12 +160,8 @@ func (a *Adapter) Strict(name string) bool {
 // that the call validates against the canonical schema.
 func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
 	args := []byte(arguments)
-	if t, ok := a.reg.Lookup(name); ok {
-		if e := a.entry(t); e.strip != nil {
-			if stripped, err := e.strip.Strip(args); err == nil {
-				args = stripped
-			}
-		}
+	if e, ok := a.defs.Lookup(name); ok {
+		args = e.strict.StripNulls(args)
 	}
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }

@@ -17,7 +17,9 @@ type ChatClient interface {
 	New(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
 }
 
-// RunOptions bound and observe a run. The zero value is usable.
+// RunOptions bound and observe a run. The zero value is usable. To observe
+// each tool call and its Output, add middleware to the registry
+// (Registry.Use): it sees the calls of runs and of every other path.
 type RunOptions struct {
 	// MaxSteps bounds the model calls of a run; 0 means DefaultMaxSteps.
 	MaxSteps int
@@ -25,13 +27,10 @@ type RunOptions struct {
 	OnTurn func(step int, resp *openai.ChatCompletion)
 	// OnResponse, if set, sees each response of RunResponses.
 	OnResponse func(step int, resp *responses.Response)
-	// OnToolCall, if set, sees each tool call with its output, in call
-	// order, after all calls of the turn have run.
-	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
 }
 
 // DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = adapt.DefaultMaxSteps
+const DefaultMaxSteps = 10
 
 // ChatRun is what a run produced, also when it ends with an error.
 type ChatRun struct {
@@ -107,7 +106,7 @@ func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.
 
 // loop is the shared skeleton of a run, bounded and observed as ro says.
 func (ro RunOptions) loop(reg *toolreg.Registry) adapt.Loop {
-	return adapt.Loop{Registry: reg, MaxSteps: ro.MaxSteps, OnToolCall: ro.OnToolCall}
+	return adapt.Loop{Registry: reg, MaxSteps: ro.MaxSteps, DefaultMaxSteps: DefaultMaxSteps}
 }
 
 // ResponsesClient is the part of the SDK a Responses run needs:

@@ -8,7 +8,6 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/toolreg/toolreg"
 	toolant "github.com/toolreg/toolreg/adapters/anthropic"
 )
 
@@ -31,7 +30,10 @@ func runAnthropic(ctx context.Context, w io.Writer, getenv func(string) string, 
 	}
 	client := anthropic.NewClient(opts...)
 	fmt.Fprintf(w, "model: %s\nuser: %s\n", model, prompt)
-	result, err := toolant.New(registry()).Run(ctx, &client.Messages, anthropic.MessageNewParams{
+	reg := registry()
+	tr := newTranscript(w)
+	reg.Use(tr.observe)
+	result, err := toolant.New(reg).Run(ctx, &client.Messages, anthropic.MessageNewParams{
 		Model:     model,
 		MaxTokens: 2048,
 		System:    []anthropic.TextBlockParam{{Text: "You answer with the tools you have. Call independent tools in parallel."}},
@@ -39,14 +41,16 @@ func runAnthropic(ctx context.Context, w io.Writer, getenv func(string) string, 
 	}, toolant.RunOptions{
 		MaxSteps: maxSteps,
 		OnTurn: func(step int, msg *anthropic.Message) {
+			var calls []askedCall
 			for _, block := range msg.Content {
 				if block.Type == "tool_use" {
-					fmt.Fprintf(w, "[step %d] assistant calls %s %s\n", step, block.Name, block.Input)
+					calls = append(calls, askedCall{block.ID, block.Name, string(block.Input)})
 				}
 			}
+			tr.turn(step, calls)
 		},
-		OnToolCall: func(step int, call toolreg.ToolCall, out toolreg.Output) { printCall(w, step, call, out) },
 	})
+	tr.flush()
 	if err != nil {
 		var apiErr *anthropic.Error
 		if errors.As(err, &apiErr) {

@@ -27,7 +27,6 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
-	"github.com/toolreg/toolreg"
 	tooloai "github.com/toolreg/toolreg/adapters/openai"
 )
 
@@ -82,7 +81,10 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 		fmt.Fprintln(w, "model: scripted offline model (set OPENAI_API_KEY to use a real one)")
 	}
 	client := openai.NewClient(opts...)
-	adapter := tooloai.New(registry())
+	reg := registry()
+	tr := newTranscript(w)
+	reg.Use(tr.observe)
+	adapter := tooloai.New(reg)
 
 	fmt.Fprintf(w, "user: %s\n", prompt)
 	params := openai.ChatCompletionNewParams{
@@ -95,15 +97,16 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	result, err := adapter.RunChat(ctx, &client.Chat.Completions, params, tooloai.RunOptions{
 		MaxSteps: maxSteps,
 		OnTurn: func(step int, resp *openai.ChatCompletion) {
-			if len(resp.Choices) == 0 {
-				return
+			var calls []askedCall
+			if len(resp.Choices) > 0 {
+				for _, tc := range resp.Choices[0].Message.ToolCalls {
+					calls = append(calls, askedCall{tc.ID, tc.Function.Name, tc.Function.Arguments})
+				}
 			}
-			for _, tc := range resp.Choices[0].Message.ToolCalls {
-				fmt.Fprintf(w, "[step %d] assistant calls %s %s\n", step, tc.Function.Name, tc.Function.Arguments)
-			}
+			tr.turn(step, calls)
 		},
-		OnToolCall: func(step int, call toolreg.ToolCall, out toolreg.Output) { printCall(w, step, call, out) },
 	})
+	tr.flush()
 	if err != nil {
 		var apiErr *openai.Error
 		if errors.As(err, &apiErr) {
@@ -115,14 +118,3 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	fmt.Fprintf(w, "(%d model calls)\n", result.Steps)
 	return nil
 }
-
-// printCall is the transcript line of one tool call and its output.
-func printCall(w io.Writer, step int, call toolreg.ToolCall, out toolreg.Output) {
-	status := "result"
-	if out.IsError {
-		status = "error"
-	}
-	fmt.Fprintf(w, "[step %d]   %s %s: %s\n", step, call.Name, status, indent(out.Text))
-}
-
-func indent(s string) string { return strings.ReplaceAll(s, "\n", "\n           ") }

@@ -4,10 +4,12 @@
 // README.md shows the configuration.
 //
 // It speaks stdio by default, as clients that start it expect; with -http
-// it serves streamable HTTP at /mcp instead.
+// it serves streamable HTTP at /mcp instead. Over HTTP it requires a bearer
+// token, from $MCPSERVER_TOKEN or -token, on any address but loopback.
 //
 //	go run ./examples/mcpserver
 //	go run ./examples/mcpserver -http 127.0.0.1:8080
+//	MCPSERVER_TOKEN=$(openssl rand -hex 32) go run ./examples/mcpserver -http :8080
 package main
 
 import (
@@ -32,13 +34,22 @@ import (
 // version is reported to clients as serverInfo.version.
 const version = "v0.1.0"
 
+// tokenEnv names the environment variable that holds the bearer token: a
+// better place for it than -token, whose value shows in process listings.
+// -token, when given, wins.
+const tokenEnv = "MCPSERVER_TOKEN"
+
 func main() {
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpserver [-http addr]\n\nServes example tools over MCP: stdio by default, streamable HTTP at http://addr/mcp with -http.\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: mcpserver [-http addr] [-token token]\n\nServes example tools over MCP: stdio by default, streamable HTTP at http://addr/mcp with -http.\nOver HTTP, clients must send \"Authorization: Bearer <token>\" when a token is set ($%s or -token);\none is required to serve on anything but a loopback address.\n\n", tokenEnv)
 		flag.PrintDefaults()
 	}
 	httpAddr := flag.String("http", "", "serve streamable HTTP on this address (e.g. 127.0.0.1:8080) instead of stdio")
+	token := flag.String("token", "", "the bearer token HTTP clients must send (prefer $"+tokenEnv+": a flag shows in process listings)")
 	flag.Parse()
+	if *token == "" {
+		*token = os.Getenv(tokenEnv)
+	}
 
 	// stdout belongs to the protocol when on stdio: logs go to stderr.
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
@@ -47,7 +58,7 @@ func main() {
 	server, err := newServer(logger)
 	if err == nil {
 		if *httpAddr != "" {
-			err = serveHTTP(ctx, server, *httpAddr, logger)
+			err = serveHTTP(ctx, server, *httpAddr, *token, logger)
 		} else {
 			err = server.Run(ctx, &mcp.StdioTransport{})
 		}
@@ -58,47 +69,49 @@ func main() {
 	}
 }
 
-// newServer is an MCP server with the example's tools.
+// newServer is an MCP server with the example's tools. It logs each call
+// (see toolreg.Logging): what failed and where, never what the model sent,
+// which may hold a secret.
 func newServer(logger *slog.Logger) (*mcp.Server, error) {
 	server := mcp.NewServer(&mcp.Implementation{Name: "toolreg-example", Title: "toolreg example tools", Version: version}, nil)
-	opts := append([]toolmcp.Option{toolmcp.OnCall(func(_ context.Context, call toolreg.ToolCall, out toolreg.Output) {
-		// The client sees out.Text; the host log keeps the details,
-		// such as a panic's stack.
-		switch {
-		case errors.Is(out.Err, toolreg.ErrInvalidArguments):
-			logger.Info("the model sent invalid arguments", "tool", call.Name, "err", out.Err)
-		case out.Err != nil:
-			logger.Warn("tool call failed", "tool", call.Name, "err", out.Err)
-		}
-	})}, options...)
-	if _, err := toolmcp.AddTools(server, registry(), opts...); err != nil {
+	reg := registry()
+	reg.Use(toolreg.Logging(logger))
+	if _, err := toolmcp.AddTools(server, reg, options...); err != nil {
 		return nil, err
 	}
 	return server, nil
 }
 
-// handler serves server over streamable HTTP at /mcp, refusing cross-origin
-// browser requests (the SDK already refuses DNS rebinding on localhost).
-func handler(server *mcp.Server) http.Handler {
+// handler serves server over streamable HTTP at /mcp, with the checks of
+// toolmcp.HTTPHandler: the bearer token when one is set, cross-origin
+// requests, DNS rebinding, body size, and sessions left idle.
+func handler(server *mcp.Server, token string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", http.NewCrossOriginProtection().Handler(
-		mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, nil)))
+	mux.Handle("/mcp", toolmcp.HTTPHandler(server, toolmcp.HTTPOptions{Token: token}))
 	return mux
 }
 
-func serveHTTP(ctx context.Context, server *mcp.Server, addr string, logger *slog.Logger) error {
+// errNoToken refuses to serve beyond the local machine without a token:
+// anyone who reached the port could call every tool.
+var errNoToken = errors.New("refusing to serve HTTP beyond loopback without a bearer token: set " + tokenEnv + " (or -token), or listen on 127.0.0.1")
+
+func serveHTTP(ctx context.Context, server *mcp.Server, addr, token string, logger *slog.Logger) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
 	}
-	hs := &http.Server{Handler: handler(server), ReadHeaderTimeout: 10 * time.Second}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); token == "" && (!ok || !tcp.IP.IsLoopback()) {
+		ln.Close()
+		return fmt.Errorf("%s: %w", ln.Addr(), errNoToken)
+	}
+	hs := toolmcp.NewHTTPServer(addr, handler(server, token))
 	go func() {
 		<-ctx.Done()
 		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		hs.Shutdown(shutdown)
 	}()
-	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp")
+	logger.Info("serving MCP over streamable HTTP", "url", "http://"+ln.Addr().String()+"/mcp", "bearer_token", token != "")
 	if err := hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

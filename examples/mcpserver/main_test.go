@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
@@ -63,8 +67,11 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 	}
 }
 
-func TestInMemory(t *testing.T) {
-	server, err := newServer(quiet())
+// inMemory serves the example's server, logging to logger, to a client
+// over in-memory transports.
+func inMemory(t *testing.T, logger *slog.Logger) *mcp.ClientSession {
+	t.Helper()
+	server, err := newServer(logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,34 +81,124 @@ func TestInMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ss.Close()
+	t.Cleanup(func() { ss.Close() })
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(ctx, ct, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cs.Close()
-	exercise(t, cs)
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
-// TestStreamableHTTP serves the -http handler and connects over HTTP, in
-// both revisions a client may speak.
+func TestInMemory(t *testing.T) {
+	exercise(t, inMemory(t, quiet()))
+}
+
+// TestLogHoldsNoArguments: the server logs each call, failed ones with
+// what failed, and never a value the model sent, though the text of an
+// invalid-arguments error quotes it.
+func TestLogHoldsNoArguments(t *testing.T) {
+	const secret = "sk-live-7f3a9c1e5b"
+	var log bytes.Buffer
+	cs := inMemory(t, slog.New(slog.NewTextHandler(&log, nil)))
+	for _, tc := range []struct {
+		tool    string
+		args    map[string]any
+		isError bool
+		logged  []string // in the log line of the call
+	}{
+		{"convert_units", map[string]any{"value": 1, "from": secret, "to": "m"}, true,
+			[]string{"level=WARN", "tool=convert_units", `error="invalid arguments"`, "fields=[from]"}},
+		{"text.stats", map[string]any{"text": "my token is " + secret}, false,
+			[]string{"level=INFO", "tool=text_stats"}},
+		{"calculate", map[string]any{"operation": "divide", "a": 1, "b": 0}, true,
+			[]string{"level=WARN", "tool=calculate", `error="tool failed"`}},
+	} {
+		log.Reset()
+		if text, isError := call(t, cs, tc.tool, tc.args); isError != tc.isError {
+			t.Fatalf("%s: %q, isError %v", tc.tool, text, isError)
+		}
+		if strings.Contains(log.String(), secret) {
+			t.Errorf("%s: the log holds an argument value:\n%s", tc.tool, log.String())
+		}
+		for _, s := range tc.logged {
+			if !strings.Contains(log.String(), s) {
+				t.Errorf("%s: the log lacks %s:\n%s", tc.tool, s, log.String())
+			}
+		}
+	}
+}
+
+// bearer adds a bearer token to every request, as a client configured
+// with the server's token does.
+type bearer string
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+string(b))
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestStreamableHTTP serves the -http handler with a token and connects
+// over HTTP, in both revisions a client may speak: with the token, and
+// without it, which fails.
 func TestStreamableHTTP(t *testing.T) {
+	const token = "test-token"
 	server, err := newServer(quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := httptest.NewServer(handler(server))
+	hs := httptest.NewServer(handler(server, token))
 	defer hs.Close()
+	connect := func(v string, client *http.Client) (*mcp.ClientSession, error) {
+		return mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
+			&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", HTTPClient: client, MaxRetries: -1},
+			&mcp.ClientSessionOptions{ProtocolVersion: v})
+	}
 	for _, v := range []string{"2026-07-28", "2025-11-25"} {
 		t.Run(v, func(t *testing.T) {
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "test"}, nil).Connect(context.Background(),
-				&mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp", MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			cs, err := connect(v, &http.Client{Transport: bearer(token)})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer cs.Close()
 			exercise(t, cs)
+			if cs, err := connect(v, http.DefaultClient); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
+				if err == nil {
+					cs.Close()
+				}
+				t.Errorf("a client without the token: %v, want it refused (401)", err)
+			}
 		})
+	}
+}
+
+// TestServeHTTPNeedsATokenBeyondLoopback: -http on an address other
+// machines reach is refused without a token.
+func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
+	server, err := newServer(quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		addr, token string
+		refused     bool
+	}{
+		{"127.0.0.1:0", "", false},
+		{"[::1]:0", "", false},
+		{"0.0.0.0:0", "", true},
+		{":0", "", true},
+		{"0.0.0.0:0", "test-token", false},
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel() // serve nothing: stop as soon as the server starts
+		err := serveHTTP(ctx, server, tc.addr, tc.token, quiet())
+		if tc.refused != errors.Is(err, errNoToken) || (!tc.refused && err != nil) {
+			if strings.Contains(fmt.Sprint(err), "cannot assign requested address") {
+				continue // no IPv6 loopback here
+			}
+			t.Errorf("serveHTTP(%q, token %q) = %v, want refused %v", tc.addr, tc.token, err, tc.refused)
+		}
 	}
 }
 

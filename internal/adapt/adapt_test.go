@@ -2,14 +2,16 @@ package adapt
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
-
-var errNotStrict = errors.New("not strict")
 
 func TestStrictnessLower(t *testing.T) {
 	plain := toolreg.MustNew("plain", "d", func(context.Context, struct {
@@ -37,8 +39,8 @@ func TestStrictnessLower(t *testing.T) {
 		{"cannot be strict, fallback", Strictness{All: true, Fallback: true}, open, false, false},
 	}
 	for _, tt := range tests {
-		st, err := tt.s.Lower(tt.tool, dialect.OpenAIStrict, errNotStrict)
-		if (err != nil) != tt.wantErr || tt.wantErr && !errors.Is(err, errNotStrict) {
+		st, err := tt.s.Lower(tt.tool, dialect.OpenAIStrict)
+		if (err != nil) != tt.wantErr || tt.wantErr && !errors.Is(err, toolreg.ErrUnsupportedSchema) {
 			t.Errorf("%s: err = %v", tt.name, err)
 		}
 		if (st.Schema != nil) != tt.wantStrict || (st.Strip != nil) != tt.wantStrict {
@@ -47,13 +49,106 @@ func TestStrictnessLower(t *testing.T) {
 	}
 }
 
-func TestCacheBuildsOnce(t *testing.T) {
-	tool := toolreg.MustNew("t", "d", func(context.Context, struct{}) (string, error) { return "", nil })
-	var c Cache[int]
-	builds := 0
-	build := func(toolreg.AnyTool) int { builds++; return builds }
-	first, second := c.Get(tool, build), c.Get(tool, build)
-	if first != 1 || second != 1 || builds != 1 {
-		t.Errorf("built %d times", builds)
+// TestConfigure: what the strict-mode options choose, alone and together,
+// a zero option doing nothing.
+func TestConfigure(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts []func(*Strictness)
+		want Strictness
+	}{
+		{"none", nil, Strictness{}},
+		{"all", []func(*Strictness){StrictAll}, Strictness{All: true}},
+		{"tools add up", []func(*Strictness){StrictTools([]string{"a"}), StrictTools([]string{"b", "a"})},
+			Strictness{Tools: map[string]bool{"a": true, "b": true}}},
+		{"fallback", []func(*Strictness){StrictAll, StrictFallback}, Strictness{All: true, Fallback: true}},
+		{"a zero option", []func(*Strictness){nil, StrictAll}, Strictness{All: true}},
+	} {
+		got := Configure(tc.opts, func(o func(*Strictness)) func(*Strictness) { return o })
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestDefs: each tool is built once, its error kept with it; All keeps
+// the registry's order and joins the errors; Lookup finds neither an
+// unknown tool nor one that failed.
+func TestDefs(t *testing.T) {
+	tool := func(name string) toolreg.AnyTool {
+		return toolreg.MustNew(name, "d", func(context.Context, struct{}) (string, error) { return "", nil })
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(tool("a"), tool("bad"), tool("c"))
+	builds := map[string]int{}
+	defs := NewDefs(reg, func(t toolreg.AnyTool) (string, error) {
+		builds[t.Name()]++
+		if t.Name() == "bad" {
+			return "", fmt.Errorf("tool %q: no", t.Name())
+		}
+		return "def " + t.Name(), nil
+	})
+	for range 2 {
+		tools, es, err := defs.All()
+		if len(tools) != 3 || !strings.Contains(fmt.Sprint(err), `tool "bad": no`) {
+			t.Fatalf("All: %d tools, err %v", len(tools), err)
+		}
+		if diff := cmp.Diff([]string{"def a", "", "def c"}, es); diff != "" {
+			t.Errorf("All (-want +got):\n%s", diff)
+		}
+	}
+	if diff := cmp.Diff(map[string]int{"a": 1, "bad": 1, "c": 1}, builds); diff != "" {
+		t.Errorf("builds (-want +got):\n%s", diff)
+	}
+	for _, tc := range []struct {
+		name string
+		want string
+		ok   bool
+	}{{"a", "def a", true}, {"bad", "", false}, {"nope", "", false}} {
+		if got, ok := defs.Lookup(tc.name); got != tc.want || ok != tc.ok {
+			t.Errorf("Lookup(%q) = %q, %v; want %q, %v", tc.name, got, ok, tc.want, tc.ok)
+		}
+	}
+	reg.MustAdd(tool("late"))
+	if got, ok := defs.Lookup("late"); got != "def late" || !ok {
+		t.Errorf("a tool added later: %q, %v", got, ok)
+	}
+}
+
+// TestStripNulls: a strict tool's placeholder nulls go; anything else
+// stays as it came.
+func TestStripNulls(t *testing.T) {
+	strip, err := dialect.NewNullStripper(json.RawMessage(`{"type":"object","properties":{"a":{"type":"integer"},"b":{"type":"string"}},"required":["b"],"additionalProperties":false}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		strip *dialect.NullStripper
+		args  string
+		want  string
+	}{
+		{"strict", strip, `{"a":null,"b":"x"}`, `{"b":"x"}`},
+		{"not strict", nil, `{"a":null,"b":"x"}`, `{"a":null,"b":"x"}`},
+		{"not JSON", strip, `{"a":`, `{"a":`},
+	} {
+		if got := string(Strict{Strip: tc.strip}.StripNulls([]byte(tc.args))); got != tc.want {
+			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestUnsupported: an adapter's error keeps its own text and matches the
+// one sentinel callers branch on.
+func TestUnsupported(t *testing.T) {
+	err := fmt.Errorf("%w: tool %q: %w", Unsupported("tool cannot be sent in strict mode"), "tag", errors.New("schema at labels: an open map"))
+	if !errors.Is(err, toolreg.ErrUnsupportedSchema) {
+		t.Errorf("%v does not match toolreg.ErrUnsupportedSchema", err)
+	}
+	if want := `tool cannot be sent in strict mode: tool "tag": schema at labels: an open map`; err.Error() != want {
+		t.Errorf("text %q, want %q", err.Error(), want)
+	}
+	if errors.Is(Unsupported("x"), toolreg.ErrInvalidArguments) {
+		t.Error("matches another sentinel")
 	}
 }

@@ -8,18 +8,16 @@ import (
 	"github.com/toolreg/toolreg"
 )
 
-// DefaultMaxSteps bounds a run whose options leave the bound at 0.
-const DefaultMaxSteps = 10
-
 // Loop is the skeleton the adapters' runners share: a bounded number of
 // model calls, the context checked before each, every call of a turn run
 // through the registry at once, and a stop when a tool returns
 // toolreg.StopRun. The adapter supplies the provider's side: asking the
 // model, and putting the results into its transcript.
 type Loop struct {
-	Registry   *toolreg.Registry
-	MaxSteps   int // <= 0: DefaultMaxSteps
-	OnToolCall func(step int, call toolreg.ToolCall, out toolreg.Output)
+	Registry *toolreg.Registry
+	MaxSteps int // <= 0: DefaultMaxSteps
+	// DefaultMaxSteps is the bound of the adapter whose run this is.
+	DefaultMaxSteps int
 }
 
 // Turn asks the model once. It returns the tool calls to run; done when
@@ -28,12 +26,12 @@ type Loop struct {
 type Turn func(ctx context.Context, step int) (calls []toolreg.ToolCall, done bool, err error)
 
 // Run runs turns until one is done, answering each turn's calls with
-// answer (called before the calls are reported to OnToolCall). It returns
-// the number of model calls made.
+// answer. It returns the number of model calls made. The calls go through
+// the registry's middleware, which is where a host observes them.
 func (l Loop) Run(ctx context.Context, turn Turn, answer func(calls []toolreg.ToolCall, outs []toolreg.Output)) (steps int, err error) {
 	max := l.MaxSteps
 	if max <= 0 {
-		max = DefaultMaxSteps
+		max = l.DefaultMaxSteps
 	}
 	for {
 		if err := ctx.Err(); err != nil {
@@ -53,12 +51,9 @@ func (l Loop) Run(ctx context.Context, turn Turn, answer func(calls []toolreg.To
 		outs := l.Registry.CallAll(ctx, calls)
 		answer(calls, outs)
 		var stop []error
-		for i, c := range calls {
-			if l.OnToolCall != nil {
-				l.OnToolCall(steps, c, outs[i])
-			}
-			if errors.Is(outs[i].Err, toolreg.ErrStopRun) {
-				stop = append(stop, outs[i].Err)
+		for _, out := range outs {
+			if errors.Is(out.Err, toolreg.ErrStopRun) {
+				stop = append(stop, out.Err)
 			}
 		}
 		if len(stop) > 0 {

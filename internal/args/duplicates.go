@@ -35,26 +35,26 @@ func duplicateProblem(p path, name string) *Problem {
 
 var seed = maphash.MakeSeed()
 
-// checkNames finds the first name that appears twice in an object of raw,
-// a JSON value the decoder has just read at st.path. Each object keeps the
-// hashes of its names; a hash met twice is settled by comparing the names.
-// It allocates a map of hashes per object, nothing per name.
-func (st *fastState) checkNames(raw []byte) error {
-	if bytes.IndexByte(raw, '{') < 0 {
-		return nil
+// skip reads the next value whole, as the reference reader reads it:
+// token by token, refusing a name met twice in an object of it at the
+// first such name in document order, and returns its bytes. Each object
+// keeps the hashes of its names; a hash met twice is settled by comparing
+// the names. It allocates a map of hashes per object, nothing per name.
+func (st *fastState) skip() ([]byte, error) {
+	start := st.dec.InputOffset()
+	c := namesChecker{st: st}
+	if err := c.value(); err != nil {
+		return nil, err
 	}
-	c := namesChecker{st: st, raw: raw, base: st.dec.InputOffset() - int64(len(raw)),
-		dec: jsontext.NewDecoder(bytes.NewReader(raw), jsontext.AllowDuplicateNames(true))}
-	return c.value()
+	// From the end of the token before (a name, a comma) to the end of the
+	// value: the value, after the separator.
+	return bytes.TrimLeft(st.args[start:st.dec.InputOffset()], " \t\r\n:,"), nil
 }
 
 type namesChecker struct {
-	st   *fastState
-	raw  []byte
-	base int64 // the offset of raw in the arguments, for scan's sizes
-	dec  *jsontext.Decoder
-	at   []ref  // where the reader is, below st.path
-	buf  []byte // scratch for unquoted names
+	st  *fastState
+	at  []ref  // where the reader is, below st.path
+	buf []byte // scratch for unquoted names
 }
 
 // ref is a step of a path kept as a view of the bytes: a quoted name, or
@@ -65,15 +65,16 @@ type ref struct {
 }
 
 func (c *namesChecker) value() error {
-	switch c.dec.PeekKind() {
+	dec := &c.st.dec
+	switch dec.PeekKind() {
 	case '{':
-		if _, err := c.dec.ReadToken(); err != nil {
+		if _, err := dec.ReadToken(); err != nil {
 			return err
 		}
-		start := c.dec.InputOffset() - 1
-		seen := make(map[uint64]struct{}, sizeAt(c.st.sizes, c.base+start))
-		for c.dec.PeekKind() != '}' {
-			quoted, err := c.dec.ReadValue()
+		start := dec.InputOffset() - 1
+		seen := make(map[uint64]struct{}, sizeAt(c.st.sizes, start))
+		for dec.PeekKind() != '}' {
+			quoted, err := dec.ReadValue()
 			if err != nil {
 				return err
 			}
@@ -88,23 +89,23 @@ func (c *namesChecker) value() error {
 			}
 			c.at = c.at[:len(c.at)-1]
 		}
-		_, err := c.dec.ReadToken()
+		_, err := dec.ReadToken()
 		return err
 	case '[':
-		if _, err := c.dec.ReadToken(); err != nil {
+		if _, err := dec.ReadToken(); err != nil {
 			return err
 		}
-		for i := 0; c.dec.PeekKind() != ']'; i++ {
+		for i := 0; dec.PeekKind() != ']'; i++ {
 			c.at = append(c.at, ref{index: i})
 			if err := c.value(); err != nil {
 				return err
 			}
 			c.at = c.at[:len(c.at)-1]
 		}
-		_, err := c.dec.ReadToken()
+		_, err := dec.ReadToken()
 		return err
 	}
-	return c.dec.SkipValue()
+	return dec.SkipValue()
 }
 
 // unquote returns a name's text: a view of raw, or the scratch buffer when
@@ -134,8 +135,8 @@ func (c *namesChecker) duplicate(quoted []byte) error {
 // read, looking for a name equal to it.
 func (c *namesChecker) seenBefore(start int64, quoted []byte) bool {
 	name := string(c.unquote(quoted))
-	end := c.dec.InputOffset() - start - int64(len(quoted)) // where the name just read begins
-	dec := jsontext.NewDecoder(bytes.NewReader(c.raw[start:]), jsontext.AllowDuplicateNames(true))
+	end := c.st.dec.InputOffset() - start - int64(len(quoted)) // where the name just read begins
+	dec := jsontext.NewDecoder(bytes.NewReader(c.st.args[start:]), allowDuplicates)
 	if _, err := dec.ReadToken(); err != nil {
 		return false
 	}

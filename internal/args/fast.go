@@ -404,6 +404,7 @@ func formatCheck(name string) *jsonschema.Format {
 
 // fastState is the pooled per-call state of the fast path.
 type fastState struct {
+	args     []byte
 	buf      bytes.Buffer
 	dec      jsontext.Decoder
 	sizes    []span // from scan
@@ -452,10 +453,10 @@ func (f *fnode) run(args []byte, sizes []span, v reflect.Value) (verdict, []Prob
 		// decoder must not keep a 1 MiB call alive.
 		st.buf = bytes.Buffer{}
 		st.dec.Reset(&st.buf)
-		st.path, st.problems, st.number, st.sizes = st.path[:0], nil, nil, nil
+		st.path, st.problems, st.number, st.sizes, st.args = st.path[:0], nil, nil, nil, nil
 		fastPool.Put(st)
 	}()
-	st.sizes = sizes
+	st.sizes, st.args = sizes, args
 	st.buf = *bytes.NewBuffer(args)
 	st.dec.Reset(&st.buf, allowDuplicates) // see duplicates.go
 	err := f.decode(st, v)
@@ -512,15 +513,7 @@ func (st *fastState) failType(want string) error {
 	return st.fail(msgType([]string{want}, snippetRaw(raw)))
 }
 
-// skip reads the next value whole, refusing a name twice in an object of it
-// as the decoder would have.
-func (st *fastState) skip() (jsontext.Value, error) {
-	raw, err := st.dec.ReadValue()
-	if err != nil {
-		return nil, err
-	}
-	return raw, st.checkNames(raw)
-}
+
 
 func (f *fnode) decode(st *fastState, v reflect.Value) error {
 	if f.nullOf != nil {

@@ -1,0 +1,84 @@
+package adapt
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/toolreg/toolreg"
+)
+
+// Defs holds the tools of a registry as one provider takes them: each
+// tool's definition E, built once on first use, or the error that says why
+// the provider cannot take it. Tools added to the registry later are
+// built when first asked for. It is safe for concurrent use.
+//
+// Definitions are keyed by name, which a registry never reuses for another
+// tool: an AnyTool need not be comparable (a struct holding its schema as
+// json.RawMessage is not).
+type Defs[E any] struct {
+	reg   *toolreg.Registry
+	build func(toolreg.AnyTool) (E, error)
+
+	mu sync.Mutex
+	m  map[string]*def[E] // pointers: a large E is copied once, out of Get
+}
+
+type def[E any] struct {
+	e   E
+	err error
+}
+
+// NewDefs returns the definitions of reg's tools, each made by build.
+func NewDefs[E any](reg *toolreg.Registry, build func(toolreg.AnyTool) (E, error)) *Defs[E] {
+	return &Defs[E]{reg: reg, build: build, m: map[string]*def[E]{}}
+}
+
+// Get returns t's definition, building it on first use.
+func (d *Defs[E]) Get(t toolreg.AnyTool) (E, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	x := d.get(t)
+	return x.e, x.err
+}
+
+// get returns t's definition, building it on first use; d.mu is held.
+func (d *Defs[E]) get(t toolreg.AnyTool) *def[E] {
+	x := d.m[t.Name()]
+	if x == nil {
+		x = &def[E]{}
+		x.e, x.err = d.build(t)
+		d.m[t.Name()] = x
+	}
+	return x
+}
+
+// Lookup returns the definition of the registry's tool of that name; false
+// when the registry holds none, or the provider cannot take it.
+func (d *Defs[E]) Lookup(name string) (E, bool) {
+	t, ok := d.reg.Lookup(name)
+	if !ok {
+		var zero E
+		return zero, false
+	}
+	e, err := d.Get(t)
+	return e, err == nil
+}
+
+// All returns the registry's tools and their definitions, in registration
+// order. The error joins those of every tool the provider cannot take.
+// It takes the lock once for all: a request's definitions are asked for
+// on every model call.
+func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
+	tools := d.reg.Tools()
+	es := make([]E, len(tools))
+	var errs []error
+	d.mu.Lock()
+	for i, t := range tools {
+		x := d.get(t)
+		if es[i] = x.e; x.err != nil {
+			errs = append(errs, x.err)
+		}
+	}
+	d.mu.Unlock()
+	return tools, es, errors.Join(errs...)
+}
