@@ -7,6 +7,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	tooloai "github.com/toolreg/toolreg/adapters/openai"
 )
 
@@ -52,7 +53,7 @@ func ExampleAdapter_RunChat() {
 	run, err := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model:    "gpt-4.1-mini",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris?")},
-	}, tooloai.RunOptions{MaxSteps: 5})
+	}, agent.Options{MaxSteps: 5})
 	if err != nil {
 		fmt.Println(err)
 		return

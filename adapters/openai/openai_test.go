@@ -15,6 +15,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
@@ -131,8 +132,12 @@ func TestRunChatLoop(t *testing.T) {
 			var turns int
 			run, err := New(reg).RunChat(ctx, &client.Chat.Completions, openai.ChatCompletionNewParams{
 				Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("plan my week")},
-			}, RunOptions{MaxSteps: maxSteps, OnTurn: func(int, *openai.ChatCompletion) { turns++ }})
-			return adapttest.Outcome{Steps: run.Steps, Turns: turns, Transcript: len(run.Messages), Answer: run.Answer()}, err
+			}, agent.Options{MaxSteps: maxSteps, OnEvent: func(e agent.Event) {
+				if e.Kind == agent.StepDone {
+					turns++
+				}
+			}})
+			return adapttest.Outcome{Steps: run.Steps(), Turns: turns, Transcript: len(run.Messages), Answer: run.Answer()}, err
 		},
 		Results:    chatResults,
 		Transcript: 8, // the user's message, the assistant's with 5 calls, 5 tool messages, the answer
@@ -174,7 +179,7 @@ func TestStrictNullsDropped(t *testing.T) {
 	}
 	if _, err := a.RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
-	}, RunOptions{}); err != nil {
+	}, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := f.Requests[1]["messages"].([]any)
@@ -242,7 +247,7 @@ func TestRunChatTruncated(t *testing.T) {
 	client := newClient(t, f)
 	run, err := New(adapttest.Registry(nil)).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
-	}, RunOptions{})
+	}, agent.Options{})
 	if !errors.Is(err, toolreg.ErrTruncated) || len(run.Messages) != 2 {
 		t.Errorf("err = %v, transcript %d", err, len(run.Messages))
 	}
@@ -280,14 +285,16 @@ func TestRunResponses(t *testing.T) {
 	var responsesSeen int
 	run, err := New(reg).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
 		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("weather?")},
-	}, RunOptions{
-		OnResponse: func(int, *responses.Response) { responsesSeen++ },
-	})
+	}, agent.Options{OnEvent: func(e agent.Event) {
+		if _, ok := e.Response.(*responses.Response); ok && e.Kind == agent.StepDone {
+			responsesSeen++
+		}
+	}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if run.Answer() != "Oslo: 2 days." || run.Steps != 2 || responsesSeen != 2 || calls.Load() != 2 {
-		t.Errorf("answer %q, steps %d, responses %d, calls %d", run.Answer(), run.Steps, responsesSeen, calls.Load())
+	if run.Answer() != "Oslo: 2 days." || run.Steps() != 2 || responsesSeen != 2 || calls.Load() != 2 {
+		t.Errorf("answer %q, steps %d, responses %d, calls %d", run.Answer(), run.Steps(), responsesSeen, calls.Load())
 	}
 	second := f.Requests[1]
 	if second["previous_response_id"] != "resp_1" {
@@ -310,7 +317,7 @@ func TestRunResponsesIncomplete(t *testing.T) {
 	client := newClient(t, f)
 	_, err := New(adapttest.Registry(nil)).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
 		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")},
-	}, RunOptions{})
+	}, agent.Options{})
 	if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), "max_output_tokens") {
 		t.Errorf("err = %v", err)
 	}
@@ -371,4 +378,130 @@ func TestOmittedBoundsStillChecked(t *testing.T) {
 			})
 		}
 	}
+}
+
+func chatParams() openai.ChatCompletionNewParams {
+	return openai.ChatCompletionNewParams{Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("plan my week")}}
+}
+
+// TestChatControl: approvals, interrupts, retries and per-step tools
+// through RunChat and ResumeChat, as in every runner.
+func TestChatControl(t *testing.T) {
+	adapttest.ControlTests(t, adapttest.Control{
+		Runner: adapttest.Runner{API: fakeOpenAI, Calls: toolCalls, Answer: answer, Results: chatResults},
+		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := New(reg).RunChat(ctx, &client.Chat.Completions, chatParams(), opts)
+			return run.State, err
+		},
+		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := New(reg).ResumeChat(ctx, &client.Chat.Completions, chatParams(), st, opts)
+			return run.State, err
+		},
+		Tools:  chatToolNames,
+		Choice: chatChoiceOf,
+	})
+}
+
+func chatToolNames(t *testing.T, request map[string]any) []string {
+	var names []string
+	tools, _ := request["tools"].([]any)
+	for _, tool := range tools {
+		names = append(names, tool.(map[string]any)["function"].(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+// chatChoiceOf reads tool_choice in the Chat Completions form: "auto",
+// "none", "required", or {"type":"function","function":{"name":...}}.
+func chatChoiceOf(t *testing.T, request map[string]any) agent.ToolChoice {
+	switch c := request["tool_choice"].(type) {
+	case string:
+		return map[string]agent.ToolChoice{"auto": agent.Auto, "none": agent.None, "required": agent.Required}[c]
+	case map[string]any:
+		if c["type"] == "function" {
+			return agent.Force(c["function"].(map[string]any)["name"].(string))
+		}
+	}
+	t.Fatalf("tool_choice %v", request["tool_choice"])
+	return agent.ToolChoice{}
+}
+
+// responsesCalls is a Responses reply asking for calls, given as
+// name/arguments pairs; call ids are call_1, call_2, ...
+func responsesCalls(pairs ...string) string {
+	var items []map[string]any
+	for i := 0; i < len(pairs); i += 2 {
+		items = append(items, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", i/2+1), "call_id": fmt.Sprintf("call_%d", i/2+1),
+			"name": pairs[i], "arguments": pairs[i+1], "status": "completed"})
+	}
+	b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("resp_%d", len(pairs)), "object": "response", "created_at": 1, "model": "m", "status": "completed", "output": items})
+	return string(b)
+}
+
+func responsesAnswer(text string) string {
+	b, _ := json.Marshal(map[string]any{"id": "resp_answer", "object": "response", "created_at": 1, "model": "m", "status": "completed",
+		"output": []any{map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+			"content": []any{map[string]any{"type": "output_text", "text": text, "annotations": []any{}}}}}})
+	return string(b)
+}
+
+// responsesResults reads the results of a turn from the request after it:
+// one function_call_output item per call, in call order, on the previous
+// response.
+func responsesResults(t *testing.T, request map[string]any) []adapttest.Result {
+	t.Helper()
+	if request["previous_response_id"] == nil {
+		t.Errorf("no previous_response_id")
+	}
+	var got []adapttest.Result
+	for i, item := range request["input"].([]any) {
+		item := item.(map[string]any)
+		if item["type"] != "function_call_output" || item["call_id"] != fmt.Sprintf("call_%d", i+1) {
+			t.Errorf("input item %d: %v", i, item)
+		}
+		got = append(got, adapttest.Result{Text: item["output"].(string)})
+	}
+	return got
+}
+
+func responsesParams() responses.ResponseNewParams {
+	return responses.ResponseNewParams{Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("plan my week")}}
+}
+
+// TestResponsesControl is TestChatControl on the Responses API.
+func TestResponsesControl(t *testing.T) {
+	adapttest.ControlTests(t, adapttest.Control{
+		Runner: adapttest.Runner{API: fakeOpenAI, Calls: responsesCalls, Answer: responsesAnswer, Results: responsesResults},
+		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := New(reg).RunResponses(ctx, &client.Responses, responsesParams(), opts)
+			return run.State, err
+		},
+		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := New(reg).ResumeResponses(ctx, &client.Responses, responsesParams(), st, opts)
+			return run.State, err
+		},
+		Tools: func(t *testing.T, request map[string]any) []string {
+			var names []string
+			for _, tool := range request["tools"].([]any) {
+				names = append(names, tool.(map[string]any)["name"].(string))
+			}
+			return names
+		},
+		Choice: func(t *testing.T, request map[string]any) agent.ToolChoice {
+			switch c := request["tool_choice"].(type) {
+			case string:
+				return map[string]agent.ToolChoice{"auto": agent.Auto, "none": agent.None, "required": agent.Required}[c]
+			case map[string]any:
+				if c["type"] == "function" {
+					return agent.Force(c["name"].(string))
+				}
+			}
+			t.Fatalf("tool_choice %v", request["tool_choice"])
+			return agent.ToolChoice{}
+		},
+	})
 }

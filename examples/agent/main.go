@@ -28,6 +28,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/agent"
 )
 
 func main() {
@@ -82,8 +83,6 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	}
 	client := openai.NewClient(opts...)
 	reg := registry()
-	tr := newTranscript(w)
-	reg.Use(tr.observe)
 	adapter := tooloai.New(reg)
 
 	fmt.Fprintf(w, "user: %s\n", prompt)
@@ -94,19 +93,7 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 			openai.UserMessage(prompt),
 		},
 	}
-	result, err := adapter.RunChat(ctx, &client.Chat.Completions, params, tooloai.RunOptions{
-		MaxSteps: maxSteps,
-		OnTurn: func(step int, resp *openai.ChatCompletion) {
-			var calls []askedCall
-			if len(resp.Choices) > 0 {
-				for _, tc := range resp.Choices[0].Message.ToolCalls {
-					calls = append(calls, askedCall{tc.ID, tc.Function.Name, tc.Function.Arguments})
-				}
-			}
-			tr.turn(step, calls)
-		},
-	})
-	tr.flush()
+	result, err := adapter.RunChat(ctx, &client.Chat.Completions, params, agent.Options{MaxSteps: maxSteps, OnEvent: printEvents(w)})
 	if err != nil {
 		var apiErr *openai.Error
 		if errors.As(err, &apiErr) {
@@ -115,6 +102,6 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 		return err
 	}
 	fmt.Fprintf(w, "assistant: %s\n", result.Answer())
-	fmt.Fprintf(w, "(%d model calls)\n", result.Steps)
+	fmt.Fprintf(w, "(%d model calls)\n", result.Steps())
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -24,6 +25,8 @@ type API struct {
 	// Block, when set, holds each request until it is closed or the
 	// request is cancelled.
 	Block chan struct{}
+	// Hold, when set, is what a streamed reply waits on at Wait.
+	Hold chan struct{}
 
 	mu sync.Mutex
 	// Requests are the request bodies as JSON objects; Raw the same bodies
@@ -63,8 +66,69 @@ func (f *API) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	reply := f.Replies[0]
 	f.Replies = f.Replies[1:]
 	f.mu.Unlock()
+	if strings.HasPrefix(reply, "event:") || strings.HasPrefix(reply, "data:") {
+		f.stream(w, r, reply)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	io.WriteString(w, reply)
+}
+
+// Markers in a streamed reply (server-sent events, as written): at Wait
+// the server flushes what came before and waits for Hold to close; at Cut
+// it flushes and drops the connection, as a network failure would.
+const (
+	Wait = "\x00wait\x00"
+	Cut  = "\x00cut\x00"
+)
+
+// SSE writes server-sent events, each an event name (empty for none) and
+// its data, in the providers' framing.
+func SSE(events ...[2]string) string {
+	var b strings.Builder
+	for _, e := range events {
+		if e[0] == Wait || e[0] == Cut {
+			b.WriteString(e[0])
+			continue
+		}
+		if e[0] != "" {
+			b.WriteString("event: " + e[0] + "\n")
+		}
+		b.WriteString("data: " + e[1] + "\n\n")
+	}
+	return b.String()
+}
+
+func (f *API) stream(w http.ResponseWriter, r *http.Request, reply string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.WriteHeader(http.StatusOK)
+	flush := func() { w.(http.Flusher).Flush() }
+	for reply != "" {
+		wait, cut := strings.Index(reply, Wait), strings.Index(reply, Cut)
+		switch {
+		case wait >= 0 && (cut < 0 || wait < cut):
+			io.WriteString(w, reply[:wait])
+			flush()
+			select {
+			case <-f.Hold:
+			case <-r.Context().Done():
+				return
+			}
+			reply = reply[wait+len(Wait):]
+		case cut >= 0:
+			io.WriteString(w, reply[:cut])
+			flush()
+			conn, _, err := w.(http.Hijacker).Hijack()
+			if err == nil {
+				conn.Close()
+			}
+			return
+		default:
+			io.WriteString(w, reply)
+			flush()
+			return
+		}
+	}
 }
 
 func (f *API) fail(w http.ResponseWriter, status int, message string) {
