@@ -7,8 +7,8 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/agent"
 	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/agent"
 )
 
 type WeatherArgs struct {

@@ -484,24 +484,30 @@ func TestResponsesControl(t *testing.T) {
 			run, err := New(reg).ResumeResponses(ctx, &client.Responses, responsesParams(), st, opts)
 			return run.State, err
 		},
-		Tools: func(t *testing.T, request map[string]any) []string {
-			var names []string
-			for _, tool := range request["tools"].([]any) {
-				names = append(names, tool.(map[string]any)["name"].(string))
-			}
-			return names
-		},
-		Choice: func(t *testing.T, request map[string]any) agent.ToolChoice {
-			switch c := request["tool_choice"].(type) {
-			case string:
-				return map[string]agent.ToolChoice{"auto": agent.Auto, "none": agent.None, "required": agent.Required}[c]
-			case map[string]any:
-				if c["type"] == "function" {
-					return agent.Force(c["name"].(string))
-				}
-			}
-			t.Fatalf("tool_choice %v", request["tool_choice"])
-			return agent.ToolChoice{}
-		},
+		Tools:  responsesToolNames,
+		Choice: responsesChoiceOf,
 	})
+}
+
+func responsesToolNames(t *testing.T, request map[string]any) []string {
+	var names []string
+	for _, tool := range request["tools"].([]any) {
+		names = append(names, tool.(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+// responsesChoiceOf reads tool_choice in the Responses form: "auto",
+// "none", "required", or {"type":"function","name":...}.
+func responsesChoiceOf(t *testing.T, request map[string]any) agent.ToolChoice {
+	switch c := request["tool_choice"].(type) {
+	case string:
+		return map[string]agent.ToolChoice{"auto": agent.Auto, "none": agent.None, "required": agent.Required}[c]
+	case map[string]any:
+		if c["type"] == "function" {
+			return agent.Force(c["name"].(string))
+		}
+	}
+	t.Fatalf("tool_choice %v", request["tool_choice"])
+	return agent.ToolChoice{}
 }

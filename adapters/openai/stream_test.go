@@ -311,22 +311,8 @@ func TestStreamResponsesControl(t *testing.T) {
 			run, err := New(reg).ResumeStreamResponses(ctx, &client.Responses, responsesParams(), st, opts)
 			return run.State, err
 		},
-		Tools: func(t *testing.T, request map[string]any) []string {
-			var names []string
-			for _, tool := range request["tools"].([]any) {
-				names = append(names, tool.(map[string]any)["name"].(string))
-			}
-			return names
-		},
-		Choice: func(t *testing.T, request map[string]any) agent.ToolChoice {
-			switch c := request["tool_choice"].(type) {
-			case string:
-				return map[string]agent.ToolChoice{"auto": agent.Auto, "none": agent.None, "required": agent.Required}[c]
-			case map[string]any:
-				return agent.Force(c["name"].(string))
-			}
-			return agent.ToolChoice{}
-		},
+		Tools:  responsesToolNames,
+		Choice: responsesChoiceOf,
 	})
 }
 

@@ -513,8 +513,6 @@ func (st *fastState) failType(want string) error {
 	return st.fail(msgType([]string{want}, snippetRaw(raw)))
 }
 
-
-
 func (f *fnode) decode(st *fastState, v reflect.Value) error {
 	if f.nullOf != nil {
 		if st.dec.PeekKind() != 'n' {
