@@ -28,7 +28,9 @@ import (
 // of its structured results.
 //
 // Adapters lower the schema for their dialect like any other; one a strict
-// dialect cannot express goes non-strict (see each adapter).
+// mode cannot express goes non-strict, with the reason reported (the
+// OpenAI and Anthropic adapters' NotStrict), never a request the provider
+// refuses.
 func NewDynamic[Result any](name, description string, schema json.RawMessage, fn func(ctx context.Context, arguments json.RawMessage) (Result, error), opts ...Option) (*Tool[json.RawMessage, Result], error) {
 	if err := ValidName(name); err != nil {
 		return nil, err
@@ -53,7 +55,7 @@ func NewDynamic[Result any](name, description string, schema json.RawMessage, fn
 			return nil, fmt.Errorf("%w: tool %q: the output schema does not compile as draft 2020-12: %v", ErrInvalidDeclaration, name, err)
 		}
 	}
-	t := &Tool[json.RawMessage, Result]{name: name, description: description, fn: fn, opts: o, input: input, check: check}
+	t := &Tool[json.RawMessage, Result]{name: name, description: description, fn: fn, opts: o, input: input, check: check, dynamic: true}
 	if err := t.result(); err != nil {
 		return nil, err
 	}

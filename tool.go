@@ -43,11 +43,12 @@ type Tool[Args, Result any] struct {
 	fn          func(context.Context, Args) (Result, error)
 	opts        toolOptions
 
-	input  json.RawMessage
-	output json.RawMessage
-	check  *args.Checker // checks and decodes a model's arguments
-	text   bool          // Result is string: the text verbatim, no structured result
-	whole  bool          // Result is Output: the function words its result itself
+	input   json.RawMessage
+	output  json.RawMessage
+	check   *args.Checker // checks and decodes a model's arguments
+	text    bool          // Result is string: the text verbatim, no structured result
+	whole   bool          // Result is Output: the function words its result itself
+	dynamic bool          // declared with NewDynamic
 }
 
 // Option configures a tool at declaration.
@@ -232,6 +233,11 @@ func (t *Tool[A, R]) Description() string { return t.description }
 
 // Title is the human-readable title set with WithTitle, or "".
 func (t *Tool[A, R]) Title() string { return t.opts.title }
+
+// Dynamic reports whether the tool was declared with NewDynamic, from a
+// schema rather than a Go type. Adapters send a dynamic tool whose schema
+// their strict mode cannot express non-strict, rather than fail.
+func (t *Tool[A, R]) Dynamic() bool { return t.dynamic }
 
 // NeedsApproval reports whether the tool was declared WithApproval.
 func (t *Tool[A, R]) NeedsApproval() bool { return t.opts.approval }

@@ -155,6 +155,18 @@ func (a *Adapter) Strict(name string) bool {
 	return ok && e.strict.On()
 }
 
+// NotStrict says why the named tool is sent non-strict although strict
+// mode was asked for it: its schema cannot be made strict (a dynamic tool's
+// or a hand-written one's, or any tool under WithNonStrictFallback). nil
+// when the tool is strict, or strict mode was not asked for it.
+func (a *Adapter) NotStrict(name string) error {
+	e, ok := a.defs.Lookup(name)
+	if !ok {
+		return nil
+	}
+	return e.strict.Reason
+}
+
 // toolCall turns one provider call into a registry call: the arguments
 // string is the JSON, and a strict tool's placeholder nulls are dropped so
 // that the call validates against the canonical schema.

@@ -511,3 +511,31 @@ func responsesChoiceOf(t *testing.T, request map[string]any) agent.ToolChoice {
 	t.Fatalf("tool_choice %v", request["tool_choice"])
 	return agent.ToolChoice{}
 }
+
+// TestDynamicToolFallsBackToNonStrict: a schema from outside (here a
+// dynamic tool's open map) that strict mode cannot express goes non-strict
+// with the reason reported, where a typed tool's is an error to fix.
+func TestDynamicToolFallsBackToNonStrict(t *testing.T) {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNewDynamic("labels", "Sets labels.", json.RawMessage(`{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}},"required":["labels"]}`),
+		func(context.Context, json.RawMessage) (string, error) { return "ok", nil }))
+	reg.MustAdd(adapttest.Registry(nil).Tools()...)
+	a := New(reg, WithStrict())
+	tools, err := a.ChatTools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tools[0].OfFunction.Function.Strict.Value || !a.Strict("get_weather") {
+		t.Errorf("labels strict %v, get_weather strict %v", tools[0].OfFunction.Function.Strict.Value, a.Strict("get_weather"))
+	}
+	if err := a.NotStrict("labels"); !errors.Is(err, toolreg.ErrUnsupportedSchema) || !strings.Contains(err.Error(), "labels") {
+		t.Errorf("NotStrict(labels) = %v", err)
+	}
+	if err := a.NotStrict("get_weather"); err != nil {
+		t.Errorf("NotStrict(get_weather) = %v", err)
+	}
+	reg.MustAdd(adapttest.Tag) // a typed open map: the author can fix it
+	if _, err := a.ChatTools(); !errors.Is(err, toolreg.ErrUnsupportedSchema) {
+		t.Errorf("a typed tool strict mode cannot express: %v", err)
+	}
+}

@@ -42,6 +42,9 @@ func StrictFallback(s *Strictness) { s.Fallback = true }
 type Strict struct {
 	Schema json.RawMessage       // the strict schema; nil when the tool goes non-strict
 	Strip  *dialect.NullStripper // the nulls the model sends for optional properties
+	// Reason says why a tool strict mode was asked for goes non-strict:
+	// its schema cannot be made strict. nil otherwise.
+	Reason error
 }
 
 // errNotStrict marks a tool that strict mode cannot express.
@@ -58,8 +61,10 @@ func (s Strictness) Lower(t toolreg.AnyTool, strict func(json.RawMessage) (json.
 	lowered, err := strict(t.InputSchema())
 	switch {
 	case err == nil:
-	case s.Fallback:
-		return Strict{}, nil
+	case s.Fallback || !reflected(t):
+		// A schema the tool's author wrote or received (a dynamic tool, an
+		// MCP server's) goes non-strict rather than fail every request.
+		return Strict{Reason: fmt.Errorf("%w: tool %q: %w", errNotStrict, t.Name(), err)}, nil
 	default:
 		return Strict{}, fmt.Errorf("%w: tool %q: %w", errNotStrict, t.Name(), err)
 	}
@@ -68,6 +73,13 @@ func (s Strictness) Lower(t toolreg.AnyTool, strict func(json.RawMessage) (json.
 		return Strict{}, fmt.Errorf("tool %q: %w", t.Name(), err)
 	}
 	return Strict{Schema: lowered, Strip: strip}, nil
+}
+
+// reflected reports a tool whose schema toolreg reflected from Go types,
+// which its author can change to fit strict mode.
+func reflected(t toolreg.AnyTool) bool {
+	d, ok := t.(interface{ Dynamic() bool })
+	return ok && !d.Dynamic()
 }
 
 // StrictDefs are the definitions of reg's tools for an adapter with a
