@@ -17,7 +17,9 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,6 +29,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/toolreg/toolreg"
 	tooloai "github.com/toolreg/toolreg/adapters/openai"
 	"github.com/toolreg/toolreg/agent"
 )
@@ -38,12 +41,14 @@ func main() {
 	}
 	maxSteps := flag.Int("max-steps", 8, "maximum number of model calls")
 	provider := flag.String("provider", "openai", "openai (offline without OPENAI_API_KEY) or anthropic (needs ANTHROPIC_API_KEY)")
+	approve := flag.Bool("approve", false, "ask before each get_weather call runs (y or n on standard input; no input approves)")
+	stream := flag.Bool("stream", false, "print the model's text and calls as they stream")
 	flag.Parse()
 	prompt := strings.Join(flag.Args(), " ")
 	var err error
 	switch *provider {
 	case "openai":
-		err = run(context.Background(), os.Stdout, os.Getenv, prompt, *maxSteps)
+		err = run(context.Background(), os.Stdout, os.Getenv, prompt, options{maxSteps: *maxSteps, approve: *approve, stream: *stream, answers: os.Stdin})
 	case "anthropic":
 		err = runAnthropic(context.Background(), os.Stdout, os.Getenv, prompt, *maxSteps)
 	default:
@@ -55,8 +60,15 @@ func main() {
 	}
 }
 
+// options are the program's flags.
+type options struct {
+	maxSteps        int
+	approve, stream bool
+	answers         io.Reader // the host's answers to approvals, a line each
+}
+
 // run is the whole program, with its environment passed in for tests.
-func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt string, maxSteps int) error {
+func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt string, o options) error {
 	var opts []option.RequestOption
 	model := getenv("OPENAI_MODEL")
 	if key := getenv("OPENAI_API_KEY"); key != "" {
@@ -83,6 +95,9 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	}
 	client := openai.NewClient(opts...)
 	reg := registry()
+	if o.approve {
+		reg = registry(toolreg.WithApprovalPolicy(func(c toolreg.ToolCall) bool { return c.Name == "get_weather" }))
+	}
 	adapter := tooloai.New(reg)
 
 	fmt.Fprintf(w, "user: %s\n", prompt)
@@ -93,7 +108,28 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 			openai.UserMessage(prompt),
 		},
 	}
-	result, err := adapter.RunChat(ctx, &client.Chat.Completions, params, agent.Options{MaxSteps: maxSteps, OnEvent: printEvents(w)})
+	runOpts := agent.Options{MaxSteps: o.maxSteps, OnEvent: printEvents(w)}
+	start := func() (*tooloai.ChatRun, error) {
+		if o.stream {
+			return adapter.StreamChat(ctx, &client.Chat.Completions, params, runOpts)
+		}
+		return adapter.RunChat(ctx, &client.Chat.Completions, params, runOpts)
+	}
+	resume := func(st *agent.State) (*tooloai.ChatRun, error) {
+		if o.stream {
+			return adapter.ResumeStreamChat(ctx, &client.Chat.Completions, params, st, runOpts)
+		}
+		return adapter.ResumeChat(ctx, &client.Chat.Completions, params, st, runOpts)
+	}
+	result, err := start()
+	answers := bufio.NewScanner(o.answers)
+	for errors.Is(err, agent.ErrPaused) {
+		st, derr := decide(w, result.State, answers)
+		if derr != nil {
+			return derr
+		}
+		result, err = resume(st)
+	}
 	if err != nil {
 		var apiErr *openai.Error
 		if errors.As(err, &apiErr) {
@@ -101,7 +137,41 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 		}
 		return err
 	}
-	fmt.Fprintf(w, "assistant: %s\n", result.Answer())
+	if !o.stream { // a streamed answer is printed as it comes
+		fmt.Fprintf(w, "assistant: %s\n", result.Answer())
+	}
 	fmt.Fprintf(w, "(%d model calls)\n", result.Steps())
 	return nil
+}
+
+// decide asks the host about each call waiting for approval, one line of
+// answers each ("n" rejects; anything else, or no more input, approves),
+// and returns the state to resume with. The state goes through JSON on
+// the way, as it would to wait in a database for a day.
+func decide(w io.Writer, paused *agent.State, answers *bufio.Scanner) (*agent.State, error) {
+	b, err := json.Marshal(paused)
+	if err != nil {
+		return nil, err
+	}
+	var st agent.State
+	if err := json.Unmarshal(b, &st); err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(w, "(paused: %d calls wait for approval; the state is %d bytes of JSON)\n", len(st.Pending()), len(b))
+	for _, c := range st.Pending() {
+		answer := "y"
+		if answers.Scan() {
+			answer = strings.TrimSpace(answers.Text())
+		}
+		fmt.Fprintf(w, "approve %s %s? %s\n", c.Name, c.Arguments, answer)
+		if answer == "n" {
+			err = st.Reject(c.Key(), "the user declined")
+		} else {
+			err = st.Approve(c.Key())
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return &st, nil
 }

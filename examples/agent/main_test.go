@@ -17,7 +17,7 @@ import (
 func TestOfflineRun(t *testing.T) {
 	var out bytes.Buffer
 	noEnv := func(string) string { return "" }
-	if err := run(context.Background(), &out, noEnv, "", 8); err != nil {
+	if err := run(context.Background(), &out, noEnv, "", options{maxSteps: 8}); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 	got := out.String()
@@ -49,7 +49,7 @@ func TestOfflineRun(t *testing.T) {
 
 func TestMaxStepsReported(t *testing.T) {
 	var out bytes.Buffer
-	err := run(context.Background(), &out, func(string) string { return "" }, "", 2)
+	err := run(context.Background(), &out, func(string) string { return "" }, "", options{maxSteps: 2})
 	if err == nil || !strings.Contains(err.Error(), "maximum number of steps") {
 		t.Fatalf("err = %v", err)
 	}
@@ -69,7 +69,7 @@ func TestEndpointFailureIsClear(t *testing.T) {
 	}
 	getenv := func(k string) string { return env[k] }
 	var out bytes.Buffer
-	err := run(context.Background(), &out, getenv, "hi", 3)
+	err := run(context.Background(), &out, getenv, "hi", options{maxSteps: 3})
 	if err == nil || !strings.Contains(err.Error(), "the model endpoint failed (HTTP 401)") {
 		t.Errorf("openai: %v", err)
 	}
@@ -79,5 +79,42 @@ func TestEndpointFailureIsClear(t *testing.T) {
 	}
 	if err := runAnthropic(context.Background(), &out, func(string) string { return "" }, "hi", 3); err == nil || !strings.Contains(err.Error(), "needs ANTHROPIC_API_KEY") {
 		t.Errorf("anthropic without a key: %v", err)
+	}
+}
+
+// TestOfflineApprove: with -approve each get_weather call waits for the
+// host; a declined one reaches the model as such, and its answer says so.
+func TestOfflineApprove(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, func(string) string { return "" }, "", options{maxSteps: 8, approve: true, answers: strings.NewReader("y\nn\n")}); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		"(paused: 2 calls wait for approval; the state is ",
+		`approve get_weather {"city":"Paris","days":2}? y`,
+		`approve get_weather {"city":"Rome","days":2}? n`,
+		`[step 1]   get_weather error: the host did not allow this call of "get_weather": the user declined`,
+		"assistant: I have no forecast for Rome; Paris will have a high of 16 °C (60.8 fahrenheit) tomorrow.",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestOfflineStream: with -stream the answer is printed as it streams, and
+// the run is the same.
+func TestOfflineStream(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, func(string) string { return "" }, "", options{maxSteps: 8, stream: true}); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`[step 2]   convert_temperature error: invalid arguments for tool "convert_temperature":`,
+		"assistant (streaming): Rome will be warmer tomorrow, with a high of 20 °C (68 fahrenheit).\n(4 model calls)",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

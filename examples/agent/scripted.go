@@ -43,6 +43,7 @@ type wireMessage struct {
 }
 
 type wireRequest struct {
+	Stream   bool          `json:"stream"`
 	Messages []wireMessage `json:"messages"`
 	Tools    []struct {
 		Function struct {
@@ -112,6 +113,9 @@ func (m *scriptedModel) complete(w http.ResponseWriter, r *http.Request) {
 	default:
 		city, high := warmer(results["call_paris"], results["call_rome"])
 		content = fmt.Sprintf("%s will be warmer tomorrow, with a high of %g °C (%s).", city, high, results["call_convert_2"])
+		if missing := unforecast(results["call_paris"], results["call_rome"]); missing != "" {
+			content = fmt.Sprintf("I have no forecast for %s; %s will have a high of %g °C (%s) tomorrow.", missing, city, high, results["call_convert_2"])
+		}
 	}
 	reply := map[string]any{
 		"id": fmt.Sprintf("chatcmpl-offline-%d", turns+1), "object": "chat.completion",
@@ -125,8 +129,57 @@ func (m *scriptedModel) complete(w http.ResponseWriter, r *http.Request) {
 		msg["content"], finish = content, "stop"
 	}
 	reply["choices"] = []map[string]any{{"index": 0, "message": msg, "finish_reason": finish}}
+	if req.Stream {
+		m.stream(w, reply, calls, content, finish)
+		return
+	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(reply)
+}
+
+// stream writes the reply as the streaming API does: server-sent chunks,
+// the text a word at a time and each call's arguments a few bytes at a
+// time, then the finish reason and [DONE].
+func (m *scriptedModel) stream(w http.ResponseWriter, reply map[string]any, calls []toolCall, content, finish string) {
+	w.Header().Set("Content-Type", "text/event-stream")
+	send := func(delta map[string]any, finish any) {
+		chunk := map[string]any{"id": reply["id"], "object": "chat.completion.chunk", "created": reply["created"], "model": reply["model"],
+			"choices": []map[string]any{{"index": 0, "delta": delta, "finish_reason": finish}}}
+		b, _ := json.Marshal(chunk)
+		fmt.Fprintf(w, "data: %s\n\n", b)
+		w.(http.Flusher).Flush()
+	}
+	send(map[string]any{"role": "assistant"}, nil)
+	for _, word := range strings.SplitAfter(content, " ") {
+		if word != "" {
+			send(map[string]any{"content": word}, nil)
+			time.Sleep(20 * time.Millisecond) // so that a reader sees it stream
+		}
+	}
+	for i, c := range calls {
+		send(map[string]any{"tool_calls": []map[string]any{{"index": i, "id": c.ID, "type": "function",
+			"function": map[string]any{"name": c.Function.Name, "arguments": ""}}}}, nil)
+		for args := c.Function.Arguments; args != ""; {
+			n := min(len(args), 8)
+			send(map[string]any{"tool_calls": []map[string]any{{"index": i, "function": map[string]any{"arguments": args[:n]}}}}, nil)
+			args = args[n:]
+		}
+	}
+	send(map[string]any{}, finish)
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// unforecast names the city of a get_weather result that is no forecast
+// (the call was refused), or "".
+func unforecast(paris, rome string) string {
+	var f Forecast
+	switch {
+	case json.Unmarshal([]byte(paris), &f) != nil:
+		return "Paris"
+	case json.Unmarshal([]byte(rome), &f) != nil:
+		return "Rome"
+	}
+	return ""
 }
 
 // warmer reads two get_weather results and returns the city with the higher

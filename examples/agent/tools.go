@@ -59,8 +59,8 @@ var ConvertTemperature = toolreg.MustNew("convert_temperature",
 		return fmt.Sprintf("%g %s", math.Round(v*10)/10, a.To), nil
 	})
 
-func registry() *toolreg.Registry {
-	reg := toolreg.NewRegistry()
+func registry(opts ...toolreg.RegistryOption) *toolreg.Registry {
+	reg := toolreg.NewRegistry(opts...)
 	reg.MustAdd(GetWeather, ConvertTemperature)
 	return reg
 }
