@@ -62,6 +62,9 @@ func NewDynamic[Result any](name, description string, schema json.RawMessage, fn
 	if o.output != nil && !t.whole {
 		return nil, fmt.Errorf("%w: tool %q: WithOutputSchema goes with a Result of type Output; other results have their schema reflected", ErrInvalidDeclaration, name)
 	}
+	if err := t.checkExamples(); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

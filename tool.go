@@ -43,12 +43,13 @@ type Tool[Args, Result any] struct {
 	fn          func(context.Context, Args) (Result, error)
 	opts        toolOptions
 
-	input   json.RawMessage
-	output  json.RawMessage
-	check   *args.Checker // checks and decodes a model's arguments
-	text    bool          // Result is string: the text verbatim, no structured result
-	whole   bool          // Result is Output: the function words its result itself
-	dynamic bool          // declared with NewDynamic
+	input    json.RawMessage
+	output   json.RawMessage
+	check    *args.Checker     // checks and decodes a model's arguments
+	examples []json.RawMessage // WithExamples, checked against the schema
+	text     bool              // Result is string: the text verbatim, no structured result
+	whole    bool              // Result is Output: the function words its result itself
+	dynamic  bool              // declared with NewDynamic
 }
 
 // Option configures a tool at declaration.
@@ -61,6 +62,7 @@ type toolOptions struct {
 	approval bool
 	tags     []string
 	output   json.RawMessage // NewDynamic's WithOutputSchema
+	examples []any           // WithExamples, as given
 }
 
 // Default limits on a call's arguments, changed per tool with
@@ -114,6 +116,20 @@ func WithApproval() Option {
 // (agent.Step) and for views of a registry (Registry.Select with Tagged).
 func WithTags(tags ...string) Option {
 	return func(o *toolOptions) { o.tags = append(o.tags, tags...) }
+}
+
+// WithExamples gives example arguments of the tool, as values of its Args
+// type (json.RawMessage for a NewDynamic tool): a model shown a few good
+// calls makes fewer bad ones. Each is checked against the tool's own schema
+// at declaration; one it refuses is an error. Adapters send them where the
+// provider takes them (Anthropic's input_examples), and toolregtest checks
+// that each dispatches.
+func WithExamples[A any](examples ...A) Option {
+	return func(o *toolOptions) {
+		for _, ex := range examples {
+			o.examples = append(o.examples, ex)
+		}
+	}
 }
 
 // WithTitle sets a human-readable title, shown by clients that have one
@@ -171,7 +187,40 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	if err := t.result(); err != nil {
 		return nil, err
 	}
+	if err := t.checkExamples(); err != nil {
+		return nil, err
+	}
 	return t, nil
+}
+
+// checkExamples encodes the WithExamples values and checks each against
+// the tool's own schema, as a model's call would be: an example the schema
+// refuses would teach the model a call that fails.
+func (t *Tool[A, R]) checkExamples() error {
+	for i, ex := range t.opts.examples {
+		a, ok := ex.(A)
+		if !ok {
+			return fmt.Errorf("%w: tool %q: example %d is a %T; the tool's arguments are a %v", ErrInvalidDeclaration, t.name, i+1, ex, reflect.TypeFor[A]())
+		}
+		b, err := json.Marshal(a)
+		if err != nil {
+			return fmt.Errorf("%w: tool %q: example %d does not encode as JSON: %v", ErrInvalidDeclaration, t.name, i+1, err)
+		}
+		var back A
+		problems, err := t.check.Decode(b, reflect.ValueOf(&back).Elem())
+		if err != nil {
+			return fmt.Errorf("%w: tool %q: %v", ErrInvalidDeclaration, t.name, err)
+		}
+		if problems != nil {
+			ps := make([]Problem, len(problems))
+			for i, p := range problems {
+				ps[i] = Problem(p)
+			}
+			return fmt.Errorf("%w: tool %q: example %d is refused by the tool's own schema: %v", ErrInvalidDeclaration, t.name, i+1, &ArgumentError{Tool: t.name, Problems: ps})
+		}
+		t.examples = append(t.examples, b)
+	}
+	return nil
 }
 
 // result describes the tool's Result: text, a whole Output, or JSON with
@@ -238,6 +287,10 @@ func (t *Tool[A, R]) Title() string { return t.opts.title }
 // schema rather than a Go type. Adapters send a dynamic tool whose schema
 // their strict mode cannot express non-strict, rather than fail.
 func (t *Tool[A, R]) Dynamic() bool { return t.dynamic }
+
+// Examples are the tool's example arguments (WithExamples) as JSON, each
+// valid under its input schema. Callers must not modify them.
+func (t *Tool[A, R]) Examples() []json.RawMessage { return t.examples }
 
 // NeedsApproval reports whether the tool was declared WithApproval.
 func (t *Tool[A, R]) NeedsApproval() bool { return t.opts.approval }
