@@ -1,6 +1,9 @@
 package toolreg
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Output is the result of one call, ready for any provider: Text is what
 // the model reads, Structured the same result as JSON, and Err what the
@@ -14,6 +17,12 @@ type Output struct {
 	// Structured is the result as JSON, for providers and MCP clients that
 	// take structured results. Nil for string results and for errors.
 	Structured json.RawMessage
+	// Media are images, sounds or files the result carries beside its text
+	// (a screenshot, a chart, a PDF). A tool sets them by returning an
+	// Output. Each adapter sends them in its provider's own form; one its
+	// provider cannot carry, or larger than it takes, reaches the model as
+	// a line of text saying so, never silently dropped.
+	Media []Media
 	// IsError marks a failed call: invalid arguments, unknown tool, a tool
 	// error, a panic, a cancelled context.
 	IsError bool
@@ -31,4 +40,25 @@ type ToolCall struct {
 	ID        string
 	Name      string
 	Arguments json.RawMessage
+}
+
+// Media is an image, a sound or a file in an Output.
+type Media struct {
+	// MIMEType says what Data is: "image/png", "audio/wav",
+	// "application/pdf", ...
+	MIMEType string
+	Data     []byte
+	// Name is a file's name, for providers that show one; may be "".
+	Name string
+}
+
+// Kind is "image", "audio" or "file", from the MIME type.
+func (m Media) Kind() string {
+	switch {
+	case strings.HasPrefix(m.MIMEType, "image/"):
+		return "image"
+	case strings.HasPrefix(m.MIMEType, "audio/"):
+		return "audio"
+	}
+	return "file"
 }
