@@ -87,17 +87,18 @@ const (
 type Result struct {
 	Text       string          `json:"text"`
 	Structured json.RawMessage `json:"structured,omitempty"`
+	Media      []toolreg.Media `json:"media,omitempty"`
 	IsError    bool            `json:"is_error,omitempty"`
 }
 
 // ResultOf keeps of out what the model reads.
 func ResultOf(out toolreg.Output) *Result {
-	return &Result{Text: out.Text, Structured: out.Structured, IsError: out.IsError}
+	return &Result{Text: out.Text, Structured: out.Structured, Media: out.Media, IsError: out.IsError}
 }
 
 // Output is the result as an Output again; Err only says the call failed.
 func (r *Result) Output() toolreg.Output {
-	out := toolreg.Output{Text: r.Text, Structured: r.Structured, IsError: r.IsError}
+	out := toolreg.Output{Text: r.Text, Structured: r.Structured, Media: r.Media, IsError: r.IsError}
 	if r.IsError {
 		out.Err = errors.New(r.Text)
 	}
