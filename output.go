@@ -46,10 +46,10 @@ type ToolCall struct {
 type Media struct {
 	// MIMEType says what Data is: "image/png", "audio/wav",
 	// "application/pdf", ...
-	MIMEType string
-	Data     []byte
+	MIMEType string `json:"mime_type"`
+	Data     []byte `json:"data"`
 	// Name is a file's name, for providers that show one; may be "".
-	Name string
+	Name string `json:"name,omitempty"`
 }
 
 // Kind is "image", "audio" or "file", from the MIME type.
