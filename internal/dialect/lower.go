@@ -200,13 +200,7 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 	}
 	switch in.Kind {
 	case jsonvalue.Bool:
-		if !in.Bool {
-			return nil, errorf(path, "the schema false accepts no value; %s cannot express it", l.r.name)
-		}
-		if !l.r.anyOK {
-			return nil, l.anyError(path)
-		}
-		return jsonvalue.NewObject(), nil
+		return l.boolSchema(in, path)
 	case jsonvalue.Object:
 	default:
 		return nil, errorf(path, "a schema must be a JSON object or a boolean")
@@ -218,164 +212,246 @@ func (l *lowerer) schema(in *value, path string) (*value, error) {
 	if in.Get("$ref") != nil {
 		return l.ref(in, path)
 	}
+	out, moved, err := l.keywords(in, path)
+	if err != nil {
+		return nil, err
+	}
+	if err := l.finish(in, out, moved, path); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
 
+// boolSchema lowers the schema true (any value) or false (no value).
+func (l *lowerer) boolSchema(in *value, path string) (*value, error) {
+	if !in.Bool {
+		return nil, errorf(path, "the schema false accepts no value; %s cannot express it", l.r.name)
+	}
+	if !l.r.anyOK {
+		return nil, l.anyError(path)
+	}
+	return jsonvalue.NewObject(), nil
+}
+
+// A verdict is what lowering decides for one keyword the dialect takes.
+type verdict uint8
+
+const (
+	emit verdict = iota // written to the output, lowered
+	omit                // left out: here it says nothing
+	move                // moved into the description, where the model still reads it
+)
+
+// keywords lowers the keywords of the object schema in, in order: it
+// returns the schema made of those the dialect keeps, and those to move
+// into its description.
+func (l *lowerer) keywords(in *value, path string) (*value, []member, error) {
 	out := &value{Kind: jsonvalue.Object}
 	var moved []member
 	for _, m := range in.Members {
-		k, v := m.Key, m.Val
 		if omitted(in, m) {
 			continue
 		}
-		switch l.r.action(k) {
+		switch l.r.action(m.Key) {
 		case drop:
 			continue
 		case refuse:
-			return nil, errorf(path, "%s cannot express the keyword %q", l.r.name, k)
+			return nil, nil, errorf(path, "%s cannot express the keyword %q", l.r.name, m.Key)
 		case describe:
-			if k != "default" || v.Kind != jsonvalue.Null { // default:null says nothing
+			if m.Key != "default" || m.Val.Kind != jsonvalue.Null { // default:null says nothing
 				moved = append(moved, m)
 			}
 			continue
 		}
-		switch k {
-		case "type":
-			if err := checkType(v, path); err != nil {
-				return nil, err
-			}
-		case "properties":
-			if v.Kind != jsonvalue.Object {
-				return nil, errorf(path, "properties must be an object")
-			}
-			props := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(v.Members))}
-			for _, p := range v.Members {
-				ps, err := l.schema(p.Val, joinPath(path, p.Key))
-				if err != nil {
-					return nil, err
-				}
-				props.Members = append(props.Members, member{Key: p.Key, Val: ps})
-			}
-			v = props
-		case "required":
-			if !stringArray(v) {
-				return nil, errorf(path, "required must be an array of strings")
-			}
-		case "additionalProperties":
-			if v.Kind == jsonvalue.Bool && !v.Bool {
-				break
-			}
-			if l.r.closed {
-				return nil, errorf(path, "%s cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects", l.r.name)
-			}
-			if v, err = l.schema(v, path+"{}"); err != nil {
-				return nil, err
-			}
-		case "items":
-			if v.Kind == jsonvalue.Array {
-				return nil, errorf(path, "items must be one schema (use prefixItems for tuples)")
-			}
-			if v, err = l.schema(v, path+"[]"); err != nil {
-				return nil, err
-			}
-		case "prefixItems":
-			if v, err = l.schemas(v, path, ""); err != nil {
-				return nil, err
-			}
-		case "anyOf", "oneOf":
-			if v, err = l.schemas(v, path, "."+k); err != nil {
-				return nil, err
-			}
-			if len(v.Items) == 0 {
-				return nil, errorf(path, "%s must list at least one schema", k)
-			}
-			if k == "oneOf" && l.r.toAnyOf {
-				// The branches of a canonical oneOf never overlap, so anyOf
-				// accepts the same values.
-				if in.Get("anyOf") != nil {
-					return nil, errorf(path, "%s cannot express anyOf and oneOf on one schema", l.r.name)
-				}
-				k = "anyOf"
-			}
-		case "enum":
-			if v.Kind != jsonvalue.Array || len(v.Items) == 0 {
-				return nil, errorf(path, "enum must be a non-empty array")
-			}
-			for _, e := range v.Items {
-				if !l.r.enum(e) {
-					return nil, errorf(path, "%s accepts only %s as enum values", l.r.name, l.r.enumWhat)
-				}
-			}
-		case "const":
-			if !l.r.enum(v) {
-				return nil, errorf(path, "%s accepts only %s as const values", l.r.name, l.r.enumWhat)
-			}
-			if l.r.constTo {
-				if in.Get("enum") != nil {
-					return nil, errorf(path, "%s cannot express const beside enum: keep one", l.r.name)
-				}
-				k, v = "enum", jsonvalue.NewArray(v)
-			}
-		case "description", "title", "format", "pattern":
-			if !v.IsString() {
-				return nil, errorf(path, "%s must be a string", k)
-			}
-			if k == "format" && l.r.formats != nil && !l.r.formats[v.Text] ||
-				k == "pattern" && l.r.pattern != nil && !l.r.pattern(v.Text) {
-				moved = append(moved, m)
-				continue
-			}
-		case "minItems":
-			if l.r.minItems >= 0 {
-				n, ok := integer(v)
-				if !ok {
-					return nil, errorf(path, "minItems must be a non-negative integer")
-				}
-				if n.Cmp(big.NewInt(l.r.minItems)) > 0 {
-					moved = append(moved, m)
-					continue
-				}
-			}
-		case "default":
-			if v.Kind == jsonvalue.Null {
-				continue
-			}
-		case "allOf", "$ref":
-			return nil, errorf(path, "%s left after normalizing; this is a bug in package dialect", k) // normalize and ref took them
+		lowered, v, err := l.keyword(in, m, path)
+		if err != nil {
+			return nil, nil, err
 		}
-		out.Members = append(out.Members, member{Key: k, Val: v})
+		switch v {
+		case emit:
+			out.Members = append(out.Members, lowered)
+		case move:
+			moved = append(moved, m)
+		}
 	}
+	return out, moved, nil
+}
 
-	if l.r.closed && isObject(out) {
-		if out.Get("properties") == nil {
-			if out.Get("additionalProperties") == nil {
-				return nil, errorf(path, "%s cannot express an object without declared properties (a map or free-form object): use a struct", l.r.name)
-			}
-			out.Set("properties", jsonvalue.NewObject())
+// keyword lowers one keyword m of in that the dialect keeps.
+func (l *lowerer) keyword(in *value, m member, path string) (member, verdict, error) {
+	switch m.Key {
+	case "properties", "additionalProperties", "items", "prefixItems", "anyOf", "oneOf":
+		lowered, err := l.applicator(in, m, path)
+		return lowered, emit, err
+	case "allOf", "$ref":
+		return m, emit, errorf(path, "%s left after normalizing; this is a bug in package dialect", m.Key) // normalize and ref took them
+	}
+	return l.assertion(in, m, path)
+}
+
+// applicator lowers a keyword that holds subschemas, and them with it.
+func (l *lowerer) applicator(in *value, m member, path string) (member, error) {
+	k, v := m.Key, m.Val
+	var err error
+	switch k {
+	case "properties":
+		v, err = l.properties(v, path)
+	case "additionalProperties":
+		if v.Kind == jsonvalue.Bool && !v.Bool {
+			break
 		}
-		out.Set("additionalProperties", jsonvalue.NewBool(false))
-		if req := out.Get("required"); req != nil {
-			props := out.Get("properties")
-			for _, n := range req.Items {
-				if props.Get(n.Text) == nil {
-					return nil, errorf(path, "required names %q, which is not among the properties of this closed object", n.Text)
-				}
+		if l.r.closed {
+			return m, errorf(path, "%s cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects", l.r.name)
+		}
+		v, err = l.schema(v, path+"{}")
+	case "items":
+		if v.Kind == jsonvalue.Array {
+			return m, errorf(path, "items must be one schema (use prefixItems for tuples)")
+		}
+		v, err = l.schema(v, path+"[]")
+	case "prefixItems":
+		v, err = l.schemas(v, path, "")
+	case "anyOf", "oneOf":
+		if v, err = l.schemas(v, path, "."+k); err != nil {
+			break
+		}
+		if len(v.Items) == 0 {
+			return m, errorf(path, "%s must list at least one schema", k)
+		}
+		if k == "oneOf" && l.r.toAnyOf {
+			// The branches of a canonical oneOf never overlap, so anyOf
+			// accepts the same values.
+			if in.Get("anyOf") != nil {
+				return m, errorf(path, "%s cannot express anyOf and oneOf on one schema", l.r.name)
 			}
+			k = "anyOf"
+		}
+	}
+	if err != nil {
+		return m, err
+	}
+	return member{Key: k, Val: v}, nil
+}
+
+// properties lowers the schema of each property, in order.
+func (l *lowerer) properties(v *value, path string) (*value, error) {
+	if v.Kind != jsonvalue.Object {
+		return nil, errorf(path, "properties must be an object")
+	}
+	props := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(v.Members))}
+	for _, p := range v.Members {
+		ps, err := l.schema(p.Val, joinPath(path, p.Key))
+		if err != nil {
+			return nil, err
+		}
+		props.Members = append(props.Members, member{Key: p.Key, Val: ps})
+	}
+	return props, nil
+}
+
+// assertion checks a keyword that constrains the value itself, and decides
+// whether the dialect enforces it, describes it or has no use for it.
+func (l *lowerer) assertion(in *value, m member, path string) (member, verdict, error) {
+	k, v := m.Key, m.Val
+	switch k {
+	case "type":
+		if err := checkType(v, path); err != nil {
+			return m, emit, err
+		}
+	case "required":
+		if !stringArray(v) {
+			return m, emit, errorf(path, "required must be an array of strings")
+		}
+	case "enum":
+		if v.Kind != jsonvalue.Array || len(v.Items) == 0 {
+			return m, emit, errorf(path, "enum must be a non-empty array")
+		}
+		for _, e := range v.Items {
+			if !l.r.enum(e) {
+				return m, emit, errorf(path, "%s accepts only %s as enum values", l.r.name, l.r.enumWhat)
+			}
+		}
+	case "const":
+		if !l.r.enum(v) {
+			return m, emit, errorf(path, "%s accepts only %s as const values", l.r.name, l.r.enumWhat)
+		}
+		if l.r.constTo {
+			if in.Get("enum") != nil {
+				return m, emit, errorf(path, "%s cannot express const beside enum: keep one", l.r.name)
+			}
+			k, v = "enum", jsonvalue.NewArray(v)
+		}
+	case "description", "title", "format", "pattern":
+		if !v.IsString() {
+			return m, emit, errorf(path, "%s must be a string", k)
+		}
+		if k == "format" && l.r.formats != nil && !l.r.formats[v.Text] ||
+			k == "pattern" && l.r.pattern != nil && !l.r.pattern(v.Text) {
+			return m, move, nil
+		}
+	case "minItems":
+		if l.r.minItems >= 0 {
+			n, ok := integer(v)
+			if !ok {
+				return m, emit, errorf(path, "minItems must be a non-negative integer")
+			}
+			if n.Cmp(big.NewInt(l.r.minItems)) > 0 {
+				return m, move, nil
+			}
+		}
+	case "default":
+		if v.Kind == jsonvalue.Null {
+			return m, omit, nil
+		}
+	}
+	return member{Key: k, Val: v}, emit, nil
+}
+
+// finish applies to a lowered schema what the dialect demands of the
+// schema as a whole: closed objects, every property required, a type on
+// every subschema; then writes the moved keywords into its description.
+func (l *lowerer) finish(in, out *value, moved []member, path string) error {
+	if l.r.closed && isObject(out) {
+		if err := l.closeObject(out, path); err != nil {
+			return err
 		}
 	}
 	if l.r.required && isObject(out) {
 		if err := l.requireAll(in, out); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	if !l.r.anyOK && !typed(out) {
-		return nil, l.anyError(path)
+		return l.anyError(path)
 	}
 	if len(moved) > 0 {
 		if err := describeIn(out, moved, path); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	typeFirst(out)
-	return out, nil
+	return nil
+}
+
+// closeObject makes the object schema out closed (additionalProperties:false),
+// refusing an object that only a map or free-form object could be.
+func (l *lowerer) closeObject(out *value, path string) error {
+	if out.Get("properties") == nil {
+		if out.Get("additionalProperties") == nil {
+			return errorf(path, "%s cannot express an object without declared properties (a map or free-form object): use a struct", l.r.name)
+		}
+		out.Set("properties", jsonvalue.NewObject())
+	}
+	out.Set("additionalProperties", jsonvalue.NewBool(false))
+	if req := out.Get("required"); req != nil {
+		props := out.Get("properties")
+		for _, n := range req.Items {
+			if props.Get(n.Text) == nil {
+				return errorf(path, "required names %q, which is not among the properties of this closed object", n.Text)
+			}
+		}
+	}
+	return nil
 }
 
 // schemas lowers an array of subschemas; the path of the i-th is
