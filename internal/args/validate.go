@@ -3,6 +3,7 @@ package args
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -38,8 +39,8 @@ var printer = message.NewPrinter(language.English)
 // worded for the model: where, what was expected, what was given, and what
 // is allowed.
 func problems(err error, instance any, shape *rs.Shape) []Problem {
-	ve, ok := err.(*jsonschema.ValidationError)
-	if !ok {
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
 		return []Problem{{Message: err.Error()}}
 	}
 	var out []Problem
