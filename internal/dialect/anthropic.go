@@ -80,8 +80,34 @@ const (
 	anthropicMaxUnions   = 16
 )
 
+// checkAnthropicLimits refuses a strict schema that alone passes a
+// per-request limit.
 func checkAnthropicLimits(root *value) error {
-	var optional, unions int
+	optional, unions := anthropicCounts(root)
+	switch {
+	case optional > anthropicMaxOptional:
+		return overLimit(ErrAnthropicOptional, "", "Anthropic strict mode allows at most %d optional properties across a request's strict tools; this schema alone has %d: make some required, or send the tool without strict", anthropicMaxOptional, optional)
+	case unions > anthropicMaxUnions:
+		return overLimit(ErrAnthropicUnions, "", "Anthropic strict mode allows at most %d properties using anyOf or type arrays across a request's strict tools; this schema alone has %d: send the tool without strict", anthropicMaxUnions, unions)
+	}
+	return nil
+}
+
+// AnthropicStrictCounts counts what a schema lowered by AnthropicStrict
+// weighs against the per-request limits of strict tool use: the properties
+// missing from their object's required list, and the schemas using anyOf
+// or a type array, at any depth. Sum them over a request's strict tools to
+// check the request as AnthropicStrict checks one schema alone.
+func AnthropicStrictCounts(lowered json.RawMessage) (optional, unions int, err error) {
+	root, err := parseSchema(lowered)
+	if err != nil {
+		return 0, 0, err
+	}
+	optional, unions = anthropicCounts(root)
+	return optional, unions, nil
+}
+
+func anthropicCounts(root *value) (optional, unions int) {
 	var walk func(s *value, path string) error
 	walk = func(s *value, path string) error {
 		if s.Kind != jsonvalue.Object {
@@ -106,13 +132,7 @@ func checkAnthropicLimits(root *value) error {
 		return eachSubschema(s, path, walk)
 	}
 	walk(root, "")
-	switch {
-	case optional > anthropicMaxOptional:
-		return errorf("", "Anthropic strict mode allows at most %d optional properties across a request's strict tools; this schema alone has %d: make some required, or send the tool without strict", anthropicMaxOptional, optional)
-	case unions > anthropicMaxUnions:
-		return errorf("", "Anthropic strict mode allows at most %d properties using anyOf or type arrays across a request's strict tools; this schema alone has %d", anthropicMaxUnions, unions)
-	}
-	return nil
+	return optional, unions
 }
 
 // simplePattern reports whether a regular expression uses only the

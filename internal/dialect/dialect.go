@@ -43,6 +43,17 @@ type (
 // fall back, e.g. to a non-strict tool, when a schema cannot be lowered.
 var ErrUnsupported = errors.New("schema not supported by the dialect")
 
+// The documented limits that a schema a strict dialect can otherwise
+// express may pass. The *Error for a schema over one matches it (errors.Is)
+// as well as ErrUnsupported: branch on it to tell a tool too large for a
+// provider from one its dialect cannot express, as toolregtest's lint does.
+var (
+	ErrOpenAIProperties  = errors.New("more object properties than OpenAI strict mode allows")
+	ErrOpenAIDepth       = errors.New("objects nested deeper than OpenAI strict mode allows")
+	ErrAnthropicOptional = errors.New("more optional properties than Anthropic strict mode allows")
+	ErrAnthropicUnions   = errors.New("more properties using anyOf or type arrays than Anthropic strict mode allows")
+)
+
 // Error says why a schema cannot be lowered: where, and why. Use Path to
 // point the tool's author at the field to change.
 type Error struct {
@@ -53,6 +64,8 @@ type Error struct {
 	// Reason says what the dialect cannot express and, where there is one,
 	// what to write instead.
 	Reason string
+
+	limit error // the limit passed (ErrOpenAIProperties...), or nil
 }
 
 // Error reads "schema at home.zip: <reason>", or "schema: <reason>" for
@@ -64,11 +77,23 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("schema at %s: %s", e.Path, e.Reason)
 }
 
-// Unwrap makes an *Error match ErrUnsupported.
-func (e *Error) Unwrap() error { return ErrUnsupported }
+// Unwrap makes an *Error match ErrUnsupported, and the limit it passes.
+func (e *Error) Unwrap() []error {
+	if e.limit != nil {
+		return []error{ErrUnsupported, e.limit}
+	}
+	return []error{ErrUnsupported}
+}
 
 func errorf(path, format string, args ...any) *Error {
 	return &Error{Path: path, Reason: fmt.Sprintf(format, args...)}
+}
+
+// overLimit is errorf for a schema over one of the limits.
+func overLimit(limit error, path, format string, args ...any) *Error {
+	e := errorf(path, format, args...)
+	e.limit = limit
+	return e
 }
 
 // joinPath appends a property name to a path, as the root package writes

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/toolreg/toolreg"
 
 	"github.com/toolreg/toolreg/internal/jsonvalue"
@@ -274,44 +275,53 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
+// manyProps is an object schema of n optional string properties.
+func manyProps(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"p` + strconv.Itoa(i) + `":{"type":"string"}`)
+	}
+	b.WriteString(`},"additionalProperties":false}`)
+	return b.String()
+}
+
+// deep is an object schema whose objects nest levels deep: a.a.a...
+func deep(levels int) string {
+	s := `{"type":"string"}`
+	for range levels {
+		s = `{"type":"object","properties":{"a":` + s + `},"required":["a"],"additionalProperties":false}`
+	}
+	return s
+}
+
+// enums is an object schema of props properties, each an enum of n
+// strings of about size characters.
+func enums(props, n, size int) string {
+	var vals []string
+	for i := range n {
+		vals = append(vals, `"`+strings.Repeat("x", size)+strconv.Itoa(i)+`"`)
+	}
+	var ps []string
+	for i := range props {
+		ps = append(ps, `"e`+strconv.Itoa(i)+`":{"type":"string","enum":[`+strings.Join(vals, ",")+`]}`)
+	}
+	return `{"type":"object","properties":{` + strings.Join(ps, ",") + `},"additionalProperties":false}`
+}
+
+// unions is an object schema of n nullable string properties.
+func unions(n int) string {
+	var props []string
+	for i := range n {
+		props = append(props, `"u`+strconv.Itoa(i)+`":{"type":["string","null"]}`)
+	}
+	return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false}`
+}
+
 func TestErrors(t *testing.T) {
-	manyProps := func(n int) string {
-		var b strings.Builder
-		b.WriteString(`{"type":"object","properties":{`)
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(`"p` + strconv.Itoa(i) + `":{"type":"string"}`)
-		}
-		b.WriteString(`},"additionalProperties":false}`)
-		return b.String()
-	}
-	deep := func(levels int) string {
-		s := `{"type":"string"}`
-		for range levels {
-			s = `{"type":"object","properties":{"a":` + s + `},"required":["a"],"additionalProperties":false}`
-		}
-		return s
-	}
-	enums := func(props, n, size int) string {
-		var vals []string
-		for i := range n {
-			vals = append(vals, `"`+strings.Repeat("x", size)+strconv.Itoa(i)+`"`)
-		}
-		var ps []string
-		for i := range props {
-			ps = append(ps, `"e`+strconv.Itoa(i)+`":{"type":"string","enum":[`+strings.Join(vals, ",")+`]}`)
-		}
-		return `{"type":"object","properties":{` + strings.Join(ps, ",") + `},"additionalProperties":false}`
-	}
-	unions := func(n int) string {
-		var props []string
-		for i := range n {
-			props = append(props, `"u`+strconv.Itoa(i)+`":{"type":["string","null"]}`)
-		}
-		return `{"type":"object","properties":{` + strings.Join(props, ",") + `},"additionalProperties":false}`
-	}
 	core := func(name string) string { return string(readFile(t, "testdata/canonical/"+name+".json")) }
 
 	tests := []struct {
@@ -391,6 +401,78 @@ func TestErrors(t *testing.T) {
 				t.Errorf("got path %q reason %q; want path %q, a reason containing %q", de.Path, de.Reason, tt.path, tt.reason)
 			}
 		})
+	}
+}
+
+// TestLimitErrors: a schema over a documented limit is refused with an
+// error naming that limit; no other refusal names one.
+func TestLimitErrors(t *testing.T) {
+	limits := []error{ErrOpenAIProperties, ErrOpenAIDepth, ErrAnthropicOptional, ErrAnthropicUnions}
+	for _, tc := range []struct {
+		name   string
+		lower  func(json.RawMessage) (json.RawMessage, error)
+		schema string
+		want   error // the limit; nil for a refusal of another kind
+	}{
+		{"openai 5001 properties", OpenAIStrict, manyProps(5001), ErrOpenAIProperties},
+		{"openai 11 levels", OpenAIStrict, deep(11), ErrOpenAIDepth},
+		{"anthropic strict 25 optional", AnthropicStrict, manyProps(25), ErrAnthropicOptional},
+		{"anthropic strict 17 unions", AnthropicStrict, unions(17), ErrAnthropicUnions},
+		{"openai 1001 enum values", OpenAIStrict, enums(7, 143, 1), nil},
+		{"openai map", OpenAIStrict, `{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"string"}}}}`, nil},
+		{"anthropic strict recursion", AnthropicStrict, string(readFile(t, "testdata/canonical/core_tree.json")), nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := tc.lower(json.RawMessage(tc.schema))
+			if !errors.Is(err, ErrUnsupported) {
+				t.Fatalf("error %v does not match ErrUnsupported", err)
+			}
+			var got []error
+			for _, l := range limits {
+				if errors.Is(err, l) {
+					got = append(got, l)
+				}
+			}
+			var want []error
+			if tc.want != nil {
+				want = []error{tc.want}
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateErrors()); diff != "" {
+				t.Errorf("%v: the limits it matches (-want +got):\n%s", err, diff)
+			}
+		})
+	}
+}
+
+// TestAnthropicStrictCounts: the counts of a lowered schema are those
+// AnthropicStrict checks one schema against.
+func TestAnthropicStrictCounts(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		schema           string
+		optional, unions int
+	}{
+		{"required only", deep(3), 0, 0},
+		{"optional", manyProps(24), 24, 0},
+		{"nullable", unions(16), 16, 16},
+		{"nested optional in a nullable", `{"type":"object","properties":{"o":{"anyOf":[{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"],"additionalProperties":false},{"type":"null"}]}},"additionalProperties":false}`, 2, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lowered, err := AnthropicStrict(json.RawMessage(tc.schema))
+			if err != nil {
+				t.Fatal(err)
+			}
+			optional, unions, err := AnthropicStrictCounts(lowered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff([2]int{tc.optional, tc.unions}, [2]int{optional, unions}); diff != "" {
+				t.Errorf("optional and unions (-want +got):\n%s", diff)
+			}
+		})
+	}
+	if _, _, err := AnthropicStrictCounts(json.RawMessage(`{"type":`)); err == nil {
+		t.Error("no error for a schema that is not JSON")
 	}
 }
 

@@ -110,14 +110,14 @@ func checkOpenAILimits(root *value) error {
 	}
 	switch {
 	case props > openAIMaxProperties:
-		return errorf("", "OpenAI strict mode allows at most %d object properties in all; this schema has %d", openAIMaxProperties, props)
+		return overLimit(ErrOpenAIProperties, "", "OpenAI strict mode allows at most %d object properties in all; this schema has %d: split the tool, or send it without strict", openAIMaxProperties, props)
 	case enums > openAIMaxEnumValues:
 		return errorf("", "OpenAI strict mode allows at most %d enum values in all; this schema has %d", openAIMaxEnumValues, enums)
 	case chars > openAIMaxChars:
 		return errorf("", "OpenAI strict mode allows at most %d characters of property names, definition names, enum and const values in all; this schema has %d", openAIMaxChars, chars)
 	}
 	if depth, path := objectDepth(root); depth > openAIMaxDepth {
-		return errorf(path, "OpenAI strict mode allows at most %d levels of nested objects; this schema has %d", openAIMaxDepth, depth)
+		return overLimit(ErrOpenAIDepth, path, "OpenAI strict mode allows at most %d levels of nested objects; this schema has %d: flatten the arguments, or send the tool without strict", openAIMaxDepth, depth)
 	}
 	return nil
 }
