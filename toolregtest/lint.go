@@ -7,26 +7,26 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/adapters/anthropic"
 	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
 // Rule names one check of Lint. Finding.Rule holds it; Ignore takes it.
 type Rule string
 
-// The rules Lint checks. The checks are about what the model reads and
-// what a provider accepts; a jsonschema tag that does not apply to its
-// field, or that the reflector would silently drop (a plain
-// jsonschema:"the city", jsonschema_extras, minimum on a string...), never
-// gets this far: toolreg.New refuses it at declaration, naming the field
-// and the fix. Lint checks what New accepts.
+// The rules Lint checks. The checks are about what the model reads; the
+// providers' limits are rules of package toolregtest/providers (see
+// providers.Limits). A jsonschema tag that does not apply to its field, or
+// that the reflector would silently drop (a plain jsonschema:"the city",
+// jsonschema_extras, minimum on a string...), never gets this far:
+// toolreg.New refuses it at declaration, naming the field and the fix.
+// Lint checks what New accepts.
 const (
 	// RuleToolDescription: the tool's description is shorter than
 	// MinDescriptionLength characters, or only restates the tool's name.
@@ -52,27 +52,6 @@ const (
 	// enum:"...", validate:"...") but toolreg does not: the model never
 	// sees it and no call is checked against it.
 	RuleForeignTag Rule = "foreign-tag"
-	// RuleOpenAITools: the registry has more tools than OpenAI accepts in
-	// one request (128, observed as array_above_max_length).
-	RuleOpenAITools Rule = "openai-tools"
-	// RuleOpenAIStrictProperties: a tool's schema has more than 5000
-	// object properties in total, more than OpenAI strict mode accepts.
-	RuleOpenAIStrictProperties Rule = "openai-strict-properties"
-	// RuleOpenAIStrictDepth: a tool's objects nest more than 10 levels
-	// deep, more than OpenAI strict mode accepts. The root object is level
-	// 1 and a $ref counts as its definition, as the openai adapter counts.
-	RuleOpenAIStrictDepth Rule = "openai-strict-depth"
-	// RuleAnthropicStrictTools: more tools can be sent in Anthropic strict
-	// mode than one request may carry (20).
-	RuleAnthropicStrictTools Rule = "anthropic-strict-tools"
-	// RuleAnthropicStrictOptional: the tools that can be sent in Anthropic
-	// strict mode have more than 24 optional parameters in total, at any
-	// depth; or one tool has more by itself (and cannot be sent strict).
-	RuleAnthropicStrictOptional Rule = "anthropic-strict-optional"
-	// RuleAnthropicStrictUnions: the tools that can be sent in Anthropic
-	// strict mode have more than 16 parameters using anyOf or a type array
-	// (nullable fields) in total; or one tool has more by itself.
-	RuleAnthropicStrictUnions Rule = "anthropic-strict-unions"
 )
 
 // MinDescriptionLength is the shortest tool description RuleToolDescription
@@ -80,17 +59,10 @@ const (
 // that can say both what a tool does and when to use it.
 const MinDescriptionLength = 20
 
-// Provider limits. The Anthropic ones are the adapter's.
-const (
-	openAIMaxTools            = 128
-	openAIStrictMaxProperties = 5000
-	openAIStrictMaxDepth      = 10
-)
-
 // Finding is one thing Lint found wrong with a registry.
 type Finding struct {
 	// Tool is the tool at fault, "" for the registry as a whole (a limit
-	// on the number of tools or a sum across them).
+	// on the number of tools, say).
 	Tool string
 	// Field is the path of the property at fault ("home.zip", "stops[]",
 	// "labels{}"), "" for the tool itself.
@@ -120,16 +92,26 @@ type LintOption func(*lintConfig)
 
 type lintConfig struct {
 	ignore map[Rule]bool
+	checks []func(*toolreg.Registry) []Finding
 }
 
-// Ignore skips rules: the strict-mode limits of a provider you do not use
-// in strict mode, say.
+// Ignore skips rules: those of Lint, and those that Check adds (the
+// strict-mode limits of a provider you do not use in strict mode, say).
 func Ignore(rules ...Rule) LintOption {
 	return func(c *lintConfig) {
 		for _, r := range rules {
 			c.ignore[r] = true
 		}
 	}
+}
+
+// Check adds to Lint rules kept outside this package: check returns its
+// findings for a registry, and Lint reports them among its own, in its
+// order and subject to Ignore. Package toolregtest/providers adds the
+// providers' limits this way (providers.Limits); a team can add its own
+// conventions.
+func Check(check func(reg *toolreg.Registry) []Finding) LintOption {
+	return func(c *lintConfig) { c.checks = append(c.checks, check) }
 }
 
 // LintT fails t with every finding of Lint, one per line.
@@ -146,36 +128,26 @@ func LintT(t testing.TB, reg *toolreg.Registry, opts ...LintOption) {
 	t.Errorf("toolregtest: %d lint findings:\n%s\n(skip a rule with toolregtest.Ignore)", len(fs), strings.Join(lines, "\n"))
 }
 
-// Lint checks a registry for definitions that would mislead a model or
-// that a provider would refuse, and returns the findings: first each
-// tool's in registration order, then those of the registry as a whole.
-// The rules and their thresholds are the Rule constants.
+// Lint checks a registry for definitions that would mislead a model, and
+// returns the findings: first each tool's in registration order, then
+// those of the registry as a whole. The rules and their thresholds are the
+// Rule constants; Check adds more, such as the providers' limits of
+// package toolregtest/providers.
 //
 // A jsonschema tag that does not apply to its field's type, or that the
 // reflector would silently drop (a plain jsonschema:"the city" that other
 // libraries read as a description, a keyword of another type), is not
 // Lint's business: toolreg.New refuses it at declaration. Lint reports the
 // struct tags New does not look at (RuleForeignTag).
-//
-// The strict-mode rules count as the adapters do, which refuse a strict
-// tool or request over a limit. The per-request Anthropic sums cover the
-// tools strict mode can express (Snapshot shows those it refuses, and
-// why). The rules apply whether or not you send tools strict: Ignore those
-// of a mode you do not use.
 func Lint(reg *toolreg.Registry, opts ...LintOption) []Finding {
 	cfg := lintConfig{ignore: map[Rule]bool{}}
 	for _, o := range opts {
 		o(&cfg)
 	}
-	var out []Finding
-	add := func(f Finding) {
-		if !cfg.ignore[f.Rule] {
-			out = append(out, f)
-		}
-	}
+	var all []Finding
+	add := func(f Finding) { all = append(all, f) }
 	tools := reg.Tools()
 	firstWith := map[string]string{} // normalized description → first tool
-	var strict []anthropicStrict
 	for _, t := range tools {
 		lintTool(t, add)
 		if d := words(t.Description()); d != "" {
@@ -188,15 +160,29 @@ func Lint(reg *toolreg.Registry, opts ...LintOption) []Finding {
 		}
 		lintFields(t, add)
 		lintTags(t, add)
-		lintOpenAIStrict(t, add)
-		strict = append(strict, anthropicCounts(t))
 	}
-	if len(tools) > openAIMaxTools {
-		add(Finding{Rule: RuleOpenAITools,
-			Message: fmt.Sprintf("%d tools; OpenAI accepts at most %d in one request: send a subset per request", len(tools), openAIMaxTools)})
+	for _, check := range cfg.checks {
+		all = append(all, check(reg)...)
 	}
-	lintAnthropicStrict(strict, add)
-	return out
+	inOrder(all, tools)
+	return slices.DeleteFunc(all, func(f Finding) bool { return cfg.ignore[f.Rule] })
+}
+
+// inOrder sorts findings by tool, in registration order, and puts those of
+// the registry as a whole (or of a tool it does not hold) last. The sort
+// is stable: a tool's findings keep the order their rules found them in.
+func inOrder(fs []Finding, tools []toolreg.AnyTool) {
+	rank := make(map[string]int, len(tools))
+	for i, t := range tools {
+		rank[t.Name()] = i
+	}
+	at := func(f Finding) int {
+		if i, ok := rank[f.Tool]; ok && f.Tool != "" {
+			return i
+		}
+		return len(tools)
+	}
+	slices.SortStableFunc(fs, func(a, b Finding) int { return at(a) - at(b) })
 }
 
 var (
@@ -416,207 +402,4 @@ func tagKeys(tag reflect.StructTag) []string {
 		s = s[i+1:]
 	}
 	return keys
-}
-
-func lintOpenAIStrict(t toolreg.AnyTool, add func(Finding)) {
-	root, err := parseObject(t.InputSchema())
-	if err != nil {
-		return
-	}
-	if n := countProperties(root); n > openAIStrictMaxProperties {
-		add(Finding{Tool: t.Name(), Rule: RuleOpenAIStrictProperties,
-			Message: fmt.Sprintf("the schema has %d object properties, and OpenAI strict mode allows at most %d: split the tool, or send it without strict", n, openAIStrictMaxProperties)})
-	}
-	if depth, path := objectDepth(root); depth > openAIStrictMaxDepth {
-		add(Finding{Tool: t.Name(), Field: path, Rule: RuleOpenAIStrictDepth,
-			Message: fmt.Sprintf("objects nest %d levels deep here, and OpenAI strict mode allows at most %d: flatten the arguments, or send the tool without strict", depth, openAIStrictMaxDepth)})
-	}
-}
-
-// subschemas calls fn on each direct subschema of s but $defs, with its
-// path; branches keep the path of their property.
-func subschemas(s *jsonvalue.Value, path string, fn func(*jsonvalue.Value, string)) {
-	for _, p := range objectAt(s, "properties") {
-		fn(p.Val, joinPath(path, p.Key))
-	}
-	if v := s.Get("items"); v != nil {
-		fn(v, path+"[]")
-	}
-	if v := s.Get("additionalProperties"); v != nil {
-		fn(v, path+"{}")
-	}
-	for _, k := range []string{"anyOf", "oneOf", "allOf", "prefixItems"} {
-		for _, b := range arrayAt(s, k) {
-			fn(b, path)
-		}
-	}
-}
-
-// countProperties counts the object properties of a schema, those of each
-// $defs entry once.
-func countProperties(root *jsonvalue.Value) int {
-	n := 0
-	var walk func(s *jsonvalue.Value, _ string)
-	walk = func(s *jsonvalue.Value, _ string) {
-		if s == nil || s.Kind != jsonvalue.Object {
-			return
-		}
-		n += len(objectAt(s, "properties"))
-		subschemas(s, "", walk)
-	}
-	walk(root, "")
-	for _, d := range objectAt(root, "$defs") {
-		walk(d.Val, "")
-	}
-	return n
-}
-
-// objectDepth is how deep object schemas nest, the root object being level
-// 1, and the path of the deepest. A $ref counts as its definition's depth;
-// a $ref back into a definition being measured counts as nothing. This is
-// the reading of the openai adapter, which refuses a strict tool over the
-// limit.
-func objectDepth(root *jsonvalue.Value) (int, string) {
-	active := map[string]bool{"#": true}
-	var depth func(s *jsonvalue.Value, path string) (int, string)
-	depth = func(s *jsonvalue.Value, path string) (int, string) {
-		if s == nil || s.Kind != jsonvalue.Object {
-			return 0, path
-		}
-		if ref := stringAt(s, "$ref"); ref != "" {
-			if active[ref] {
-				return 0, path
-			}
-			active[ref] = true
-			defer delete(active, ref)
-			return depth(resolve(root, ref), path)
-		}
-		best, at := 0, path
-		subschemas(s, path, func(c *jsonvalue.Value, p string) {
-			if n, np := depth(c, p); n > best {
-				best, at = n, np
-			}
-		})
-		if hasType(s, "object") {
-			best++
-		}
-		return best, at
-	}
-	return depth(root, "")
-}
-
-func hasType(s *jsonvalue.Value, typ string) bool {
-	if stringAt(s, "type") == typ {
-		return true
-	}
-	for _, t := range arrayAt(s, "type") {
-		if t.IsString() && t.Text == typ {
-			return true
-		}
-	}
-	return false
-}
-
-// anthropicStrict is what one tool counts against the per-request limits
-// of Anthropic strict mode.
-type anthropicStrict struct {
-	tool             string
-	strict           bool // strict mode can express the tool
-	optional, unions int
-}
-
-// anthropicCounts counts the schema the anthropic adapter sends in strict
-// mode, or the canonical schema when strict mode cannot express the tool.
-func anthropicCounts(t toolreg.AnyTool) anthropicStrict {
-	s := anthropicStrict{tool: t.Name()}
-	var schema *jsonvalue.Value
-	if def := define(dialectNamed("anthropic strict"), t); def.err == nil {
-		if o, err := parseObject(def.json); err == nil {
-			schema, s.strict = o.Get("input_schema"), true
-		}
-	}
-	if !s.strict {
-		schema, _ = jsonvalue.Parse(t.InputSchema())
-	}
-	s.walk(schema)
-	return s
-}
-
-// walk counts as the anthropic adapter does: every property missing from
-// its object's required list, and every schema with anyOf or a type array.
-func (s *anthropicStrict) walk(o *jsonvalue.Value) {
-	if o == nil || o.Kind != jsonvalue.Object {
-		return
-	}
-	required := map[string]bool{}
-	for _, r := range arrayAt(o, "required") {
-		if r.IsString() {
-			required[r.Text] = true
-		}
-	}
-	for _, p := range objectAt(o, "properties") {
-		if !required[p.Key] {
-			s.optional++
-		}
-	}
-	switch {
-	case o.Get("anyOf") != nil:
-		s.unions++
-	case o.Get("oneOf") != nil:
-		s.unions++ // sent as anyOf
-	case o.Get("type") != nil && o.Get("type").Kind == jsonvalue.Array:
-		s.unions++
-	}
-	subschemas(o, "", func(c *jsonvalue.Value, _ string) { s.walk(c) })
-}
-
-func lintAnthropicStrict(all []anthropicStrict, add func(Finding)) {
-	var tools []anthropicStrict // those sent strict
-	for _, s := range all {
-		if s.strict {
-			tools = append(tools, s)
-			continue
-		}
-		// The adapter refuses a tool over a limit by itself.
-		if s.optional > anthropic.MaxStrictOptional {
-			add(Finding{Tool: s.tool, Rule: RuleAnthropicStrictOptional,
-				Message: fmt.Sprintf("the schema alone has %d optional parameters, and Anthropic strict mode allows at most %d per request: make some required, or send the tool without strict", s.optional, anthropic.MaxStrictOptional)})
-		}
-		if s.unions > anthropic.MaxStrictUnions {
-			add(Finding{Tool: s.tool, Rule: RuleAnthropicStrictUnions,
-				Message: fmt.Sprintf("the schema alone has %d parameters using anyOf or a type array, and Anthropic strict mode allows at most %d per request: send the tool without strict", s.unions, anthropic.MaxStrictUnions)})
-		}
-	}
-	if len(tools) > anthropic.MaxStrictTools {
-		names := make([]string, len(tools))
-		for i, s := range tools {
-			names[i] = s.tool
-		}
-		add(Finding{Rule: RuleAnthropicStrictTools,
-			Message: fmt.Sprintf("%d tools can be sent in Anthropic strict mode, and one request may carry at most %d strict tools: choose them with anthropic.WithStrictTools (%s)",
-				len(tools), anthropic.MaxStrictTools, strings.Join(names, ", "))})
-	}
-	sum := func(count func(anthropicStrict) int) (int, string) {
-		total := 0
-		var parts []string
-		sorted := append([]anthropicStrict(nil), tools...)
-		sort.SliceStable(sorted, func(i, j int) bool { return count(sorted[i]) > count(sorted[j]) })
-		for _, s := range sorted {
-			if n := count(s); n > 0 {
-				total += n
-				parts = append(parts, fmt.Sprintf("%s %d", s.tool, n))
-			}
-		}
-		return total, strings.Join(parts, ", ")
-	}
-	if n, parts := sum(func(s anthropicStrict) int { return s.optional }); n > anthropic.MaxStrictOptional {
-		add(Finding{Rule: RuleAnthropicStrictOptional,
-			Message: fmt.Sprintf("the tools that Anthropic strict mode can express have %d optional parameters, and a request may carry at most %d (%s): make some required, or send fewer tools strict (anthropic.WithStrictTools)",
-				n, anthropic.MaxStrictOptional, parts)})
-	}
-	if n, parts := sum(func(s anthropicStrict) int { return s.unions }); n > anthropic.MaxStrictUnions {
-		add(Finding{Rule: RuleAnthropicStrictUnions,
-			Message: fmt.Sprintf("the tools that Anthropic strict mode can express have %d parameters using anyOf or a type array (nullable fields), and a request may carry at most %d (%s): send fewer tools strict (anthropic.WithStrictTools)",
-				n, anthropic.MaxStrictUnions, parts)})
-	}
 }

@@ -1,12 +1,12 @@
-package toolregtest
+package providers
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -14,47 +14,40 @@ import (
 	"github.com/toolreg/toolreg"
 )
 
-// Update is the -update flag of go test: when it is set, Snapshot rewrites
-// golden files instead of comparing them. Importing toolregtest registers
-// it on the default flag set, so a test package that imports toolregtest
-// must not define an -update flag of its own (package flag panics on a
-// redefinition): read *toolregtest.Update for its other golden files.
-//
-// When a package imported earlier has already registered -update, that
-// flag is left alone, Update stays false, and Snapshot follows the
-// existing flag instead.
-var Update = registerUpdate()
+// updateEnv names the environment variable that makes Snapshot rewrite
+// golden files instead of comparing them.
+const updateEnv = "TOOLREG_UPDATE"
 
-func registerUpdate() *bool {
-	if flag.Lookup("update") != nil {
-		return new(bool)
-	}
-	return flag.Bool("update", false, "rewrite golden files, including those of toolregtest.Snapshot")
-}
-
-// updating reports whether golden files are to be rewritten, by our flag or
-// by an -update flag someone else registered first.
-func updating() bool {
-	if *Update {
-		return true
-	}
-	f := flag.Lookup("update")
-	if f == nil {
+// updating reports whether TOOLREG_UPDATE asks for golden files to be
+// rewritten. It is read on every call, never at init: go test then
+// records it, so a cached pass is not replayed once it is set, and a
+// test may set it with t.Setenv.
+func updating(t testing.TB) bool {
+	v := os.Getenv(updateEnv)
+	if v == "" {
 		return false
 	}
-	if g, ok := f.Value.(flag.Getter); ok {
-		b, _ := g.Get().(bool)
-		return b
+	on, err := strconv.ParseBool(v)
+	if err != nil {
+		t.Fatalf("toolregtest: %s=%q: set it to 1 to rewrite golden files, or leave it unset", updateEnv, v)
 	}
-	return f.Value.String() == "true"
+	return on
 }
 
 // Snapshot compares every definition reg emits, in every dialect, with the
 // golden file at path, and fails t with a diff (-golden +current) when
-// they differ; with -update it writes the file instead. Keep the file
-// under testdata/ and commit it: a changed Args type, tag or description
-// then shows up in review as a schema diff, once per provider, before a
-// model ever sees it.
+// they differ. Keep the file under testdata/ and commit it: a changed Args
+// type, tag or description then shows up in review as a schema diff, once
+// per provider, before a model ever sees it.
+//
+// With the environment variable TOOLREG_UPDATE=1, Snapshot writes the file
+// instead of comparing:
+//
+//	TOOLREG_UPDATE=1 go test ./...
+//
+// Nothing is registered on the command line. To tie the rewrite to a
+// -update flag of your own, call t.Setenv("TOOLREG_UPDATE", "1") when it
+// is set, before Snapshot.
 //
 // The dialects are the canonical definition (toolreg's own schemas),
 // OpenAI Chat Completions (plain and strict), OpenAI Responses, Anthropic
@@ -68,7 +61,7 @@ func updating() bool {
 func Snapshot(t testing.TB, reg *toolreg.Registry, path string) {
 	t.Helper()
 	got := render(reg)
-	if updating() {
+	if updating(t) {
 		old, err := os.ReadFile(path)
 		if err == nil && normalize(string(old)) == got {
 			return
@@ -84,7 +77,7 @@ func Snapshot(t testing.TB, reg *toolreg.Registry, path string) {
 	}
 	want, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("toolregtest: golden file %s does not exist; create it with go test -run '^%s$' -update, and commit it", path, t.Name())
+		t.Errorf("toolregtest: golden file %s does not exist; create it with %s=1 go test -run '^%s$', and commit it", path, updateEnv, t.Name())
 		return
 	}
 	if err != nil {
@@ -92,7 +85,7 @@ func Snapshot(t testing.TB, reg *toolreg.Registry, path string) {
 	}
 	if diff := cmp.Diff(normalize(string(want)), got); diff != "" {
 		t.Errorf("toolregtest: the tool definitions differ from %s (-golden +current):\n%s\n"+
-			"If the change is intended, rewrite the file with go test -run '^%s$' -update (git diff then shows all of it) and commit it.", path, diff, t.Name())
+			"If the change is intended, rewrite the file with %s=1 go test -run '^%s$' (git diff then shows all of it) and commit it.", path, diff, updateEnv, t.Name())
 	}
 }
 
@@ -109,7 +102,7 @@ func render(reg *toolreg.Registry) string {
 		names[i] = d.name
 	}
 	fmt.Fprintf(&b, "# Tool definitions as each provider receives them: %d tools; dialects: %s.\n", len(tools), strings.Join(names, ", "))
-	b.WriteString("# Written by toolregtest.Snapshot; do not edit: rewrite with go test -update.\n")
+	b.WriteString("# Written by toolregtest/providers.Snapshot; do not edit: rewrite with TOOLREG_UPDATE=1 go test.\n")
 	accepted := make([][]toolreg.AnyTool, len(dialects)) // by dialect, the tools it takes alone
 	for _, t := range tools {
 		fmt.Fprintf(&b, "\n=== %s\n", t.Name())

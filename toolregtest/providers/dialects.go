@@ -1,4 +1,4 @@
-package toolregtest
+package providers
 
 import (
 	"encoding/json"
@@ -11,9 +11,9 @@ import (
 	"github.com/toolreg/toolreg/adapters/openai"
 )
 
-// A dialect is one form in which a tool definition reaches a model: the
+// A form is one dialect in which a tool definition reaches a model: the
 // wire JSON of one adapter function, with one set of options.
-type dialect struct {
+type form struct {
 	name string
 	// emit returns the registry's definitions as the adapter sends them
 	// (the JSON array of a request's "tools").
@@ -24,7 +24,7 @@ type dialect struct {
 
 // dialects lists every form the module emits, in the order a snapshot
 // shows them. MCP is missing: adapters/mcp has no tools/list function yet.
-var dialects = []dialect{
+var dialects = []form{
 	{"canonical", canonicalJSON, splitArray},
 	{"openai chat", func(r *toolreg.Registry) (json.RawMessage, error) { return openai.New(r).ChatToolsJSON() }, splitArray},
 	{"openai chat strict", func(r *toolreg.Registry) (json.RawMessage, error) {
@@ -41,13 +41,13 @@ var dialects = []dialect{
 	}, splitGemini},
 }
 
-func dialectNamed(name string) dialect {
+func dialectNamed(name string) form {
 	for _, d := range dialects {
 		if d.name == name {
 			return d
 		}
 	}
-	panic("toolregtest: no dialect " + name)
+	panic("providers: no dialect " + name)
 }
 
 // canonical is a tool as toolreg holds it, before any adapter lowers it.
@@ -104,7 +104,7 @@ type definition struct {
 // define emits tool alone in dialect d. Adapters refuse a whole request
 // when one tool fails, so each tool gets a registry of its own: a refusal
 // then belongs to the tool that caused it.
-func define(d dialect, tool toolreg.AnyTool) definition {
+func define(d form, tool toolreg.AnyTool) definition {
 	reg := toolreg.NewRegistry()
 	if err := reg.Add(tool); err != nil {
 		return definition{err: err}

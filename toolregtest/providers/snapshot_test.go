@@ -1,7 +1,8 @@
-package toolregtest
+package providers
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -12,32 +13,35 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/internal/jsonvalue"
+	"github.com/toolreg/toolreg/toolregtest/internal/fixture"
 )
 
-// setUpdate sets the -update flag for the rest of the test.
+// setUpdate sets TOOLREG_UPDATE for the rest of the test.
 func setUpdate(t *testing.T, v bool) {
-	old := *Update
-	*Update = v
-	t.Cleanup(func() { *Update = old })
+	if v {
+		t.Setenv(updateEnv, "1")
+	} else {
+		t.Setenv(updateEnv, "")
+	}
 }
 
 // WeatherArgsV2 is WeatherArgs after a change a reviewer must see: a new
 // required field.
 type WeatherArgsV2 struct {
-	WeatherArgs
+	fixture.WeatherArgs
 	Country string `json:"country" jsonschema:"description=ISO country code of the city"`
 }
 
-func getWeatherV2() *toolreg.Tool[WeatherArgsV2, Forecast] {
-	return toolreg.MustNew("get_weather", getWeather().Description(),
-		func(ctx context.Context, a WeatherArgsV2) (Forecast, error) { return Forecast{}, nil })
+func getWeatherV2() *toolreg.Tool[WeatherArgsV2, fixture.Forecast] {
+	return toolreg.MustNew("get_weather", fixture.Weather().Description(),
+		func(ctx context.Context, a WeatherArgsV2) (fixture.Forecast, error) { return fixture.Forecast{}, nil })
 }
 
 func TestSnapshotCatchesStaleGolden(t *testing.T) {
 	golden := filepath.Join(t.TempDir(), "tools.golden")
 	setUpdate(t, true)
-	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather(), getTime()), golden) }); f.Failed() {
-		t.Fatalf("writing the golden file: %s", f.text())
+	if f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(fixture.Weather(), fixture.Time()), golden) }); f.Failed() {
+		t.Fatalf("writing the golden file: %s", f.Text())
 	}
 	setUpdate(t, false)
 	before, err := os.ReadFile(golden)
@@ -45,8 +49,8 @@ func TestSnapshotCatchesStaleGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather(), getTime()), golden) }); f.Failed() {
-		t.Fatalf("the same registry does not match its own golden file:\n%s", f.text())
+	if f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(fixture.Weather(), fixture.Time()), golden) }); f.Failed() {
+		t.Fatalf("the same registry does not match its own golden file:\n%s", f.Text())
 	}
 
 	for _, tc := range []struct {
@@ -54,19 +58,19 @@ func TestSnapshotCatchesStaleGolden(t *testing.T) {
 		reg  *toolreg.Registry
 		want []string // lines of the diff: "+" or "-", then text the line holds
 	}{
-		{"field added", registry(getWeatherV2(), getTime()), []string{`+"country": {`, `+"description": "ISO country code of the city"`, `-"city"`, `+"country"`}},
-		{"description changed", registry(getWeather(), toolreg.MustNew("get_time", "The current time in UTC, for questions about the time of day.",
+		{"field added", fixture.Registry(getWeatherV2(), fixture.Time()), []string{`+"country": {`, `+"description": "ISO country code of the city"`, `-"city"`, `+"country"`}},
+		{"description changed", fixture.Registry(fixture.Weather(), toolreg.MustNew("get_time", "The current time in UTC, for questions about the time of day.",
 			func(ctx context.Context, _ struct{}) (string, error) { return "", nil })), []string{`-"description": "The current time, for`, `+"description": "The current time in UTC`}},
-		{"tool removed", registry(getWeather()), []string{"-# Tool definitions as each provider receives them: 2 tools", "+# Tool definitions as each provider receives them: 1 tools", "-=== get_time"}},
-		{"order changed", registry(getTime(), getWeather()), []string{"-=== get_weather", "+=== get_time"}},
+		{"tool removed", fixture.Registry(fixture.Weather()), []string{"-# Tool definitions as each provider receives them: 2 tools", "+# Tool definitions as each provider receives them: 1 tools", "-=== get_time"}},
+		{"order changed", fixture.Registry(fixture.Time(), fixture.Weather()), []string{"-=== get_weather", "+=== get_time"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			f := failures(t, func(tb testing.TB) { Snapshot(tb, tc.reg, golden) })
-			if len(f.errors) != 1 {
-				t.Fatalf("got %d failures, want 1:\n%s", len(f.errors), f.text())
+			f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, tc.reg, golden) })
+			if len(f.Errors) != 1 {
+				t.Fatalf("got %d failures, want 1:\n%s", len(f.Errors), f.Text())
 			}
-			msg := f.errors[0]
-			for _, w := range []string{"differ from " + golden + " (-golden +current)", "-update"} {
+			msg := f.Errors[0]
+			for _, w := range []string{"differ from " + golden + " (-golden +current)", "TOOLREG_UPDATE=1 go test -run '^" + t.Name() + "$'"} {
 				if !strings.Contains(msg, w) {
 					t.Errorf("the failure does not say %q:\n%s", w, msg)
 				}
@@ -99,12 +103,12 @@ func diffHas(diff, sign, text string) bool {
 
 func TestSnapshotMissingGolden(t *testing.T) {
 	golden := filepath.Join(t.TempDir(), "missing.golden")
-	f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getTime()), golden) })
-	if len(f.errors) != 1 || !strings.Contains(f.errors[0], "does not exist") || !strings.Contains(f.errors[0], "-update") {
-		t.Errorf("want one failure saying the file is missing and how to create it, got:\n%s", f.text())
+	f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(fixture.Time()), golden) })
+	if len(f.Errors) != 1 || !strings.Contains(f.Errors[0], "does not exist") || !strings.Contains(f.Errors[0], "TOOLREG_UPDATE=1 go test") {
+		t.Errorf("want one failure saying the file is missing and how to create it, got:\n%s", f.Text())
 	}
 	if _, err := os.Stat(golden); err == nil {
-		t.Error("a comparison without -update created the golden file")
+		t.Error("a comparison without TOOLREG_UPDATE created the golden file")
 	}
 }
 
@@ -113,78 +117,87 @@ func TestSnapshotUpdate(t *testing.T) {
 	setUpdate(t, true)
 
 	// Creates the file and its directories.
-	f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather()), golden) })
-	if f.Failed() || len(f.logs) != 1 || !strings.Contains(f.logs[0], "wrote "+golden) {
-		t.Fatalf("creating: failures %q, logs %q", f.errors, f.logs)
+	f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(fixture.Weather()), golden) })
+	if f.Failed() || len(f.Logs) != 1 || !strings.Contains(f.Logs[0], "wrote "+golden) {
+		t.Fatalf("creating: failures %q, logs %q", f.Errors, f.Logs)
 	}
 	// Rewrites a stale file.
-	f = failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeatherV2()), golden) })
-	if f.Failed() || len(f.logs) != 1 {
-		t.Fatalf("rewriting: failures %q, logs %q", f.errors, f.logs)
+	f = fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(getWeatherV2()), golden) })
+	if f.Failed() || len(f.Logs) != 1 {
+		t.Fatalf("rewriting: failures %q, logs %q", f.Errors, f.Logs)
 	}
 	got, err := os.ReadFile(golden)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(got) != render(registry(getWeatherV2())) {
-		t.Error("-update did not write the current definitions")
+	if string(got) != render(fixture.Registry(getWeatherV2())) {
+		t.Error("TOOLREG_UPDATE=1 did not write the current definitions")
 	}
 	// Leaves an up-to-date file alone.
-	f = failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeatherV2()), golden) })
-	if f.Failed() || len(f.logs) != 0 {
-		t.Errorf("up to date: failures %q, logs %q", f.errors, f.logs)
+	f = fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(getWeatherV2()), golden) })
+	if f.Failed() || len(f.Logs) != 0 {
+		t.Errorf("up to date: failures %q, logs %q", f.Errors, f.Logs)
 	}
 
 	setUpdate(t, false)
-	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeatherV2()), golden) }); f.Failed() {
-		t.Errorf("the rewritten file does not match:\n%s", f.text())
+	if f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(getWeatherV2()), golden) }); f.Failed() {
+		t.Errorf("the rewritten file does not match:\n%s", f.Text())
 	}
 }
 
 func TestSnapshotCRLF(t *testing.T) {
 	golden := filepath.Join(t.TempDir(), "tools.golden")
-	text := render(registry(getWeather()))
+	text := render(fixture.Registry(fixture.Weather()))
 	if err := os.WriteFile(golden, []byte(strings.ReplaceAll(text, "\n", "\r\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather()), golden) }); f.Failed() {
-		t.Errorf("a golden file checked out with CRLF line ends does not match:\n%s", f.text())
+	if f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(fixture.Weather()), golden) }); f.Failed() {
+		t.Errorf("a golden file checked out with CRLF line ends does not match:\n%s", f.Text())
 	}
 }
 
-func TestUpdateFlag(t *testing.T) {
-	f := flag.Lookup("update")
-	if f == nil {
-		t.Fatal("toolregtest did not register -update")
-	}
-	if f.DefValue != "false" {
-		t.Errorf("-update defaults to %s", f.DefValue)
-	}
-	t.Cleanup(func() { f.Value.Set("false") })
-	if err := flag.Set("update", "true"); err != nil {
-		t.Fatal(err)
-	}
-	if !*Update || !updating() {
-		t.Error("-update=true does not set toolregtest.Update")
-	}
-	if registerUpdate() == Update {
-		t.Error("registering -update again returned the registered flag")
+// TestUpdateEnv: TOOLREG_UPDATE=1 (or another true value) rewrites, unset
+// or false compares, and a value that is neither stops the test rather
+// than guess.
+func TestUpdateEnv(t *testing.T) {
+	for _, tc := range []struct {
+		value   string
+		want    bool
+		stopped bool
+	}{
+		{"", false, false},
+		{"1", true, false},
+		{"true", true, false},
+		{"0", false, false},
+		{"false", false, false},
+		{"yes", false, true},
+	} {
+		t.Run(tc.value, func(t *testing.T) {
+			t.Setenv(updateEnv, tc.value)
+			var got bool
+			f := fixture.Run(t, func(tb testing.TB) { got = updating(tb) })
+			if got != tc.want || f.Stopped != tc.stopped {
+				t.Errorf("%s=%q: updating %v, stopped %v; want %v, %v (%s)", updateEnv, tc.value, got, f.Stopped, tc.want, tc.stopped, f.Text())
+			}
+			if tc.stopped && !strings.Contains(f.Text(), "set it to 1") {
+				t.Errorf("the failure does not say what to set: %s", f.Text())
+			}
+		})
 	}
 }
 
-// LabelArgs has a map, which neither strict mode nor Gemini's Schema form
-// can express.
-type LabelArgs struct {
-	Labels map[string]string `json:"labels" jsonschema:"description=Labels to set by name"`
-}
-
-func setLabels() *toolreg.Tool[LabelArgs, string] {
-	return toolreg.MustNew("set_labels", "Sets labels on the current document; use it when the user asks to tag or label it.",
-		func(ctx context.Context, a LabelArgs) (string, error) { return "ok", nil })
+// TestNoFlags: importing providers, and with it toolregtest, registers no
+// flag, so a test package may define -update and any other flag it likes.
+func TestNoFlags(t *testing.T) {
+	flag.VisitAll(func(f *flag.Flag) {
+		if !strings.HasPrefix(f.Name, "test.") {
+			t.Errorf("the flag -%s is registered", f.Name)
+		}
+	})
 }
 
 func TestSnapshotRecordsRefusals(t *testing.T) {
-	text := render(registry(getWeather(), setLabels()))
+	text := render(fixture.Registry(fixture.Weather(), fixture.Labels()))
 	_, labels, _ := strings.Cut(text, "=== set_labels\n")
 	for _, want := range []string{
 		"\n--- openai chat strict\nrefused: tool cannot be sent in strict mode: tool \"set_labels\": schema at labels: OpenAI strict mode cannot express an open map",
@@ -207,8 +220,8 @@ func TestSnapshotRecordsRefusals(t *testing.T) {
 	if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if f := failures(t, func(tb testing.TB) { Snapshot(tb, registry(getWeather(), setLabels()), golden) }); f.Failed() {
-		t.Errorf("a dialect's refusal failed the snapshot:\n%s", f.text())
+	if f := fixture.Run(t, func(tb testing.TB) { Snapshot(tb, fixture.Registry(fixture.Weather(), fixture.Labels()), golden) }); f.Failed() {
+		t.Errorf("a dialect's refusal failed the snapshot:\n%s", f.Text())
 	}
 }
 
@@ -226,7 +239,7 @@ func TestSnapshotRecordsRequestRefusal(t *testing.T) {
 	}
 	// With a tool strict mode refuses alone, the others still make a request.
 	reg := tools(21)
-	reg.MustAdd(setLabels())
+	reg.MustAdd(fixture.Labels())
 	text := render(reg)
 	_, request, ok := strings.Cut(text, "\n=== request\n")
 	if !ok {
@@ -239,11 +252,17 @@ func TestSnapshotRecordsRequestRefusal(t *testing.T) {
 }
 
 func TestSnapshotDialects(t *testing.T) {
-	text := render(registry(getWeather(), getTime()))
+	text := render(fixture.Registry(fixture.Weather(), fixture.Time()))
 	if !strings.HasPrefix(text, "# Tool definitions as each provider receives them: 2 tools; dialects: canonical, openai chat, openai chat strict, openai responses, anthropic, anthropic strict, gemini, gemini legacy.\n") {
 		t.Errorf("header:\n%s", text[:strings.Index(text, "\n\n")])
 	}
 	// Where each dialect keeps the tool's name.
+	stringAt := func(o *jsonvalue.Value, key string) string {
+		if v := o.Get(key); v.IsString() {
+			return v.Text
+		}
+		return ""
+	}
 	nameOf := map[string]func(*jsonvalue.Value) string{
 		"canonical":          func(o *jsonvalue.Value) string { return stringAt(o, "name") },
 		"openai chat":        func(o *jsonvalue.Value) string { return stringAt(o.Get("function"), "name") },
@@ -275,7 +294,10 @@ func TestSnapshotDialects(t *testing.T) {
 				t.Errorf("%s: dialect %d is %q, want %q", tool, j, head, d.name)
 				continue
 			}
-			o, err := parseObject([]byte(body))
+			o, err := jsonvalue.Parse([]byte(body))
+			if err == nil && o.Kind != jsonvalue.Object {
+				err = errors.New("not an object")
+			}
 			if err != nil {
 				t.Errorf("%s, %s: not a JSON object (%v):\n%s", tool, d.name, err, body)
 				continue
@@ -302,7 +324,7 @@ func TestSnapshotOmits(t *testing.T) {
 		ID    int64      `json:"id" jsonschema:"description=Issue number"`
 		Since *time.Time `json:"since,omitempty" jsonschema:"description=Only issues updated since"`
 	}
-	text := render(registry(toolreg.MustNew("find_issue", "Finds one issue by number; use it when the number is known.",
+	text := render(fixture.Registry(toolreg.MustNew("find_issue", "Finds one issue by number; use it when the number is known.",
 		func(context.Context, args) (string, error) { return "", nil })))
 	omitted := []string{"9223372036854775807", "[0-5][0-9]"}
 	sections := strings.Split(text, "\n--- ")[1:]
