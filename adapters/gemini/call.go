@@ -24,21 +24,24 @@ func (a *Adapter) Calls(content *genai.Content) []toolreg.ToolCall {
 	}
 	var calls []toolreg.ToolCall
 	for _, p := range content.Parts {
-		if p == nil || p.FunctionCall == nil {
-			continue
+		if p != nil && p.FunctionCall != nil {
+			calls = append(calls, toolCall(p.FunctionCall))
 		}
-		fc := p.FunctionCall
-		args := json.RawMessage("{}")
-		if fc.Args != nil {
-			b, err := json.Marshal(fc.Args)
-			if err != nil {
-				b = []byte("unencodable arguments: " + err.Error())
-			}
-			args = b
-		}
-		calls = append(calls, toolreg.ToolCall{ID: fc.ID, Name: fc.Name, Arguments: args})
 	}
 	return calls
+}
+
+// toolCall is one function call as the registry runs it.
+func toolCall(fc *genai.FunctionCall) toolreg.ToolCall {
+	args := json.RawMessage("{}")
+	if fc.Args != nil {
+		b, err := json.Marshal(fc.Args)
+		if err != nil {
+			b = []byte("unencodable arguments: " + err.Error())
+		}
+		args = b
+	}
+	return toolreg.ToolCall{ID: fc.ID, Name: fc.Name, Arguments: args}
 }
 
 // Call runs the function calls of a model turn concurrently and returns
@@ -56,16 +59,17 @@ func (a *Adapter) Calls(content *genai.Content) []toolreg.ToolCall {
 // Call does not touch content. Append content itself to the history, then
 // the returned content: its thoughtSignature parts must go back unchanged.
 func (a *Adapter) Call(ctx context.Context, content *genai.Content) *genai.Content {
-	out, _ := a.call(ctx, content)
-	return out
-}
-
-func (a *Adapter) call(ctx context.Context, content *genai.Content) (*genai.Content, []toolreg.Output) {
 	calls := a.Calls(content)
 	if len(calls) == 0 {
-		return nil, nil
+		return nil
 	}
-	outs := a.reg.CallAll(ctx, calls)
+	return results(calls, a.reg.CallAll(ctx, calls))
+}
+
+// results is the user content that answers calls with outs: one
+// functionResponse part per call, in call order, each echoing the call's
+// id (none when the call had none) and name.
+func results(calls []toolreg.ToolCall, outs []toolreg.Output) *genai.Content {
 	parts := make([]*genai.Part, len(calls))
 	for i, c := range calls {
 		parts[i] = &genai.Part{FunctionResponse: &genai.FunctionResponse{
@@ -74,7 +78,7 @@ func (a *Adapter) call(ctx context.Context, content *genai.Content) (*genai.Cont
 			Response: response(outs[i]),
 		}}
 	}
-	return &genai.Content{Role: genai.RoleUser, Parts: parts}, outs
+	return &genai.Content{Role: genai.RoleUser, Parts: parts}
 }
 
 // response is the functionResponse.response object: Gemini asks for an

@@ -3,11 +3,14 @@ package gemini_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/gemini"
+	"github.com/toolreg/toolreg/agent"
 	"google.golang.org/genai"
 )
 
@@ -133,5 +136,113 @@ func Example_loop() {
 		}
 		// The model turn as it came: it carries the thoughtSignature.
 		history = append(history, model, results)
+	}
+}
+
+// The agent loop with the official client: the declarations go out,
+// function calls come back, their results go back, until the model
+// answers. (Needs GEMINI_API_KEY, so it is compiled but not run.)
+func ExampleAdapter_Run() {
+	ctx := context.Background()
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+	if err != nil {
+		log.Fatal(err)
+	}
+	run, err := gemini.New(registry()).Run(ctx, client.Models, "gemini-2.5-flash",
+		genai.Text("Weather in Paris for three days?"), nil, agent.Options{MaxSteps: 5})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(run.Answer())
+}
+
+// A tool that needs approval pauses the run; the host decides, then
+// resumes it. Calls without an id are known by their place in the turn
+// (Key "#0", "#1", ...). (Needs GEMINI_API_KEY, so it is compiled but not
+// run.)
+func ExampleAdapter_Resume() {
+	type trip struct {
+		City string `json:"city"`
+	}
+	reg := registry()
+	reg.MustAdd(toolreg.MustNew("book", "Books a trip to a city.", func(_ context.Context, a trip) (string, error) {
+		return "booked " + a.City, nil
+	}, toolreg.WithApproval()))
+	ctx := context.Background()
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+	if err != nil {
+		log.Fatal(err)
+	}
+	a := gemini.New(reg)
+	run, err := a.Run(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, agent.Options{})
+	for errors.Is(err, agent.ErrPaused) {
+		for _, c := range run.State.Pending() {
+			fmt.Printf("%s %s: approved\n", c.Name, c.Arguments)
+			if err := run.State.Approve(c.Key()); err != nil {
+				log.Fatal(err)
+			}
+		}
+		run, err = a.Resume(ctx, client.Models, "gemini-2.5-flash", nil, run.State, agent.Options{})
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(run.Answer())
+}
+
+// The answer printed as the model writes it, and each function call as it
+// starts. (Needs GEMINI_API_KEY, so it is compiled but not run.)
+func ExampleAdapter_Stream() {
+	ctx := context.Background()
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = gemini.New(registry()).Stream(ctx, client.Models, "gemini-2.5-flash",
+		genai.Text("Weather in Paris for three days?"), nil, agent.Options{OnEvent: func(e agent.Event) {
+			switch e.Kind {
+			case agent.TextDelta:
+				fmt.Print(e.Text)
+			case agent.CallReady:
+				fmt.Printf("[%s %s]\n", e.Call.Name, e.Call.Arguments)
+			}
+		}})
+	if err != nil {
+		log.Fatal(err)
+	}
+}
+
+// A run paused in another process, its State kept as JSON, goes on once
+// the host has decided its calls there, streaming. (Needs GEMINI_API_KEY
+// and the saved state, so it is compiled but not run.)
+func ExampleAdapter_ResumeStream() {
+	saved, err := os.ReadFile("paused-run.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	var state agent.State
+	if err := json.Unmarshal(saved, &state); err != nil {
+		log.Fatal(err)
+	}
+	ctx := context.Background()
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+	if err != nil {
+		log.Fatal(err)
+	}
+	run, err := gemini.New(registry()).ResumeStream(ctx, client.Models, "gemini-2.5-flash", nil, &state,
+		agent.Options{OnEvent: func(e agent.Event) {
+			if e.Kind == agent.TextDelta {
+				fmt.Print(e.Text)
+			}
+		}})
+	if errors.Is(err, agent.ErrPaused) {
+		saved, _ = json.Marshal(run.State) // paused again: keep it for the host
+		if err := os.WriteFile("paused-run.json", saved, 0o600); err != nil {
+			log.Fatal(err)
+		}
+		return
+	}
+	if err != nil {
+		log.Fatal(err)
 	}
 }

@@ -198,161 +198,233 @@ func GeminiSchema(schema json.RawMessage) (json.RawMessage, error) {
 }
 
 // toGenai rewrites a schema lowered under geminiSchema into genai.Schema's
-// JSON shape. It builds new objects and leaves s alone.
+// JSON shape. It builds new objects and leaves s alone: each keyword is
+// rewritten on its own (genaiNode.keyword), then the object as a whole is
+// settled (a nullable anyOf unwrapped, the enum typed, nullable marked).
 func toGenai(s *value, path string) (*value, error) {
+	n := &genaiNode{path: path}
 	out := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(s.Members)+2)}
-	nullable := false
-	var enumTypes []jsonvalue.Kind // the JSON kinds of the enum values, before they became strings
 	for _, m := range s.Members {
-		k, v := m.Key, m.Val
-		switch k {
-		case "type":
-			var names []string
-			if v.IsString() {
-				names = []string{v.Text}
-			} else {
-				for _, t := range v.Items {
-					names = append(names, t.Text)
-				}
-			}
-			var rest []string
-			for _, n := range names {
-				if n == "null" {
-					nullable = true
-				} else if !slices.Contains(rest, n) {
-					rest = append(rest, n)
-				}
-			}
-			switch len(rest) {
-			case 0:
-				v = jsonvalue.NewString("NULL")
-			case 1:
-				v = jsonvalue.NewString(strings.ToUpper(rest[0]))
-			default:
-				return nil, errorf(path, "Gemini's Schema cannot express a value of several types (%s)", strings.Join(rest, ", "))
-			}
-		case "anyOf":
-			branches := &value{Kind: jsonvalue.Array}
-			wrapper := len(v.Items) == 2 && nullSchema(v.Items[1]) // the branch keeps the property's path
-			for i, b := range v.Items {
-				if nullSchema(b) {
-					nullable = true
-					continue
-				}
-				bp := path + ".anyOf[" + strconv.Itoa(i) + "]"
-				if wrapper {
-					bp = path
-				}
-				gb, err := toGenai(b, bp)
-				if err != nil {
-					return nil, err
-				}
-				branches.Items = append(branches.Items, gb)
-			}
-			if len(branches.Items) == 0 {
-				k, v = "type", jsonvalue.NewString("NULL")
-			} else {
-				v = branches
-			}
-		case "enum", "const":
-			list := v.Items
-			if k == "const" {
-				k, list = "enum", []*value{v}
-			}
-			vals := &value{Kind: jsonvalue.Array}
-			for _, e := range list {
-				switch e.Kind {
-				case jsonvalue.Null:
-					nullable = true
-				case jsonvalue.String, jsonvalue.Number:
-					vals.Items = append(vals.Items, jsonvalue.NewString(e.Text))
-					enumTypes = append(enumTypes, e.Kind)
-				default:
-					return nil, errorf(path, "Gemini's Schema takes only string enum values (and numbers, written as strings); %s cannot be expressed", e.Encode())
-				}
-			}
-			if len(vals.Items) == 0 {
-				continue
-			}
-			v = vals
-		case "additionalProperties":
-			continue // always false here: an OpenAPI Schema object is closed
-		case "properties":
-			props := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(v.Members))}
-			for _, p := range v.Members {
-				pp := joinPath(path, p.Key)
-				if !geminiParamName(p.Key) {
-					return nil, errorf(pp, "Gemini's Schema takes property names of letters, digits and underscores, not starting with a digit, at most 64 characters: rename the field with a json tag, or use GeminiJSONSchema")
-				}
-				gp, err := toGenai(p.Val, pp)
-				if err != nil {
-					return nil, err
-				}
-				props.Members = append(props.Members, member{Key: p.Key, Val: gp})
-			}
-			v = props
-		case "items":
-			gi, err := toGenai(v, path+"[]")
-			if err != nil {
-				return nil, err
-			}
-			v = gi
-		case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
-			n, ok := integer(v)
-			if !ok || n.Sign() < 0 || !n.IsInt64() {
-				return nil, errorf(path, "%s must be an integer from 0 to %d for Gemini's Schema", k, int64(math.MaxInt64))
-			}
-			v = &value{Kind: jsonvalue.Number, Text: n.String()}
-		case "minimum", "maximum":
-			// Every bound a float64 cannot hold is 2^53 or more in
-			// magnitude, and omitted before this (see omitted).
-			if v.Kind != jsonvalue.Number {
-				return nil, errorf(path, "%s must be a number", k)
-			}
+		k, v, err := n.keyword(m.Key, m.Val)
+		if err != nil {
+			return nil, err
+		}
+		if v == nil {
+			continue
 		}
 		if out.Get(k) != nil {
 			return nil, errorf(path, "Gemini's Schema cannot express %s twice (enum beside const?)", k)
 		}
 		out.Members = append(out.Members, member{Key: k, Val: v})
 	}
+	out = unwrapNullable(out)
+	n.typeEnum(out)
+	n.markNullable(out)
+	return out, nil
+}
 
-	// {"anyOf":[X,{"type":"null"}],"description":...} → X, nullable, description.
-	if a := out.Get("anyOf"); a != nil && len(a.Items) == 1 && onlyAnnotations(out, "anyOf") {
-		merged := &value{Kind: jsonvalue.Object, Members: append([]member(nil), a.Items[0].Members...)}
-		for _, m := range out.Members {
-			if m.Key != "anyOf" {
-				merged.Set(m.Key, m.Val)
-			}
+// genaiNode is one schema object being rewritten: what its keywords say
+// beyond their own value, which the object as a whole must show.
+type genaiNode struct {
+	path     string
+	nullable bool             // a null type, branch or enum value was dropped
+	enumKind []jsonvalue.Kind // the JSON kinds of the enum values, before they became strings
+}
+
+// keyword rewrites one keyword of the object; a nil value drops it.
+func (n *genaiNode) keyword(k string, v *value) (string, *value, error) {
+	switch k {
+	case "type":
+		t, err := n.typeName(v)
+		return k, t, err
+	case "anyOf":
+		return n.anyOf(v)
+	case "enum", "const":
+		return n.enum(k, v)
+	case "additionalProperties":
+		return k, nil, nil // always false here: an OpenAPI Schema object is closed
+	case "properties":
+		p, err := genaiProperties(v, n.path)
+		return k, p, err
+	case "items":
+		i, err := toGenai(v, n.path+"[]")
+		return k, i, err
+	case "minItems", "maxItems", "minLength", "maxLength", "minProperties", "maxProperties":
+		c, err := genaiCount(k, v, n.path)
+		return k, c, err
+	case "minimum", "maximum":
+		// Every bound a float64 cannot hold is 2^53 or more in
+		// magnitude, and omitted before this (see omitted).
+		if v.Kind != jsonvalue.Number {
+			return k, nil, errorf(n.path, "%s must be a number", k)
 		}
-		out = merged
 	}
+	return k, v, nil
+}
+
+// typeName is the one upper-case type of a type keyword; a null among
+// several types makes the object nullable instead.
+func (n *genaiNode) typeName(v *value) (*value, error) {
+	var names []string
+	if v.IsString() {
+		names = []string{v.Text}
+	} else {
+		for _, t := range v.Items {
+			names = append(names, t.Text)
+		}
+	}
+	var rest []string
+	for _, name := range names {
+		if name == "null" {
+			n.nullable = true
+		} else if !slices.Contains(rest, name) {
+			rest = append(rest, name)
+		}
+	}
+	switch len(rest) {
+	case 0:
+		return jsonvalue.NewString("NULL"), nil
+	case 1:
+		return jsonvalue.NewString(strings.ToUpper(rest[0])), nil
+	}
+	return nil, errorf(n.path, "Gemini's Schema cannot express a value of several types (%s)", strings.Join(rest, ", "))
+}
+
+// anyOf rewrites the branches, dropping the null ones (the object becomes
+// nullable); with no other branch left, the object is of type NULL.
+func (n *genaiNode) anyOf(v *value) (string, *value, error) {
+	branches := &value{Kind: jsonvalue.Array}
+	wrapper := len(v.Items) == 2 && nullSchema(v.Items[1]) // the branch keeps the property's path
+	for i, b := range v.Items {
+		if nullSchema(b) {
+			n.nullable = true
+			continue
+		}
+		bp := n.path + ".anyOf[" + strconv.Itoa(i) + "]"
+		if wrapper {
+			bp = n.path
+		}
+		gb, err := toGenai(b, bp)
+		if err != nil {
+			return "", nil, err
+		}
+		branches.Items = append(branches.Items, gb)
+	}
+	if len(branches.Items) == 0 {
+		return "type", jsonvalue.NewString("NULL"), nil
+	}
+	return "anyOf", branches, nil
+}
+
+// enum rewrites an enum, or a const as a one-value enum, into strings; a
+// null value makes the object nullable instead. An enum of null alone is
+// dropped.
+func (n *genaiNode) enum(k string, v *value) (string, *value, error) {
+	list := v.Items
+	if k == "const" {
+		list = []*value{v}
+	}
+	vals := &value{Kind: jsonvalue.Array}
+	for _, e := range list {
+		switch e.Kind {
+		case jsonvalue.Null:
+			n.nullable = true
+		case jsonvalue.String, jsonvalue.Number:
+			vals.Items = append(vals.Items, jsonvalue.NewString(e.Text))
+			n.enumKind = append(n.enumKind, e.Kind)
+		default:
+			return "", nil, errorf(n.path, "Gemini's Schema takes only string enum values (and numbers, written as strings); %s cannot be expressed", e.Encode())
+		}
+	}
+	if len(vals.Items) == 0 {
+		return "enum", nil, nil
+	}
+	return "enum", vals, nil
+}
+
+// genaiProperties rewrites each property, refusing the names the Schema
+// does not take.
+func genaiProperties(v *value, path string) (*value, error) {
+	props := &value{Kind: jsonvalue.Object, Members: make([]member, 0, len(v.Members))}
+	for _, p := range v.Members {
+		pp := joinPath(path, p.Key)
+		if !geminiParamName(p.Key) {
+			return nil, errorf(pp, "Gemini's Schema takes property names of letters, digits and underscores, not starting with a digit, at most 64 characters: rename the field with a json tag, or use GeminiJSONSchema")
+		}
+		gp, err := toGenai(p.Val, pp)
+		if err != nil {
+			return nil, err
+		}
+		props.Members = append(props.Members, member{Key: p.Key, Val: gp})
+	}
+	return props, nil
+}
+
+// genaiCount writes a count keyword (minItems, maxLength, ...) as the JSON
+// integer the Schema's int64 field decodes.
+func genaiCount(k string, v *value, path string) (*value, error) {
+	c, ok := integer(v)
+	if !ok || c.Sign() < 0 || !c.IsInt64() {
+		return nil, errorf(path, "%s must be an integer from 0 to %d for Gemini's Schema", k, int64(math.MaxInt64))
+	}
+	return &value{Kind: jsonvalue.Number, Text: c.String()}, nil
+}
+
+// unwrapNullable turns {"anyOf":[X,{"type":"null"}],"description":...},
+// whose null branch is gone, into X with the description (nullable is
+// marked later).
+func unwrapNullable(out *value) *value {
+	a := out.Get("anyOf")
+	if a == nil || len(a.Items) != 1 || !onlyAnnotations(out, "anyOf") {
+		return out
+	}
+	merged := &value{Kind: jsonvalue.Object, Members: append([]member(nil), a.Items[0].Members...)}
+	for _, m := range out.Members {
+		if m.Key != "anyOf" {
+			merged.Set(m.Key, m.Val)
+		}
+	}
+	return merged
+}
+
+// typeEnum gives an enum what the Schema asks of one: a type (from the
+// values' kinds when the schema named none) and "format": "enum". Under
+// type NULL only null is valid, and the enum goes.
+func (n *genaiNode) typeEnum(out *value) {
 	if t := out.Get("type"); t != nil && t.Text == "NULL" {
 		out.Delete("enum") // only null is valid: the enum's other values fail the type
 	}
-	if out.Get("enum") != nil {
-		if out.Get("type") == nil {
-			t := "STRING"
-			if !slices.Contains(enumTypes, jsonvalue.String) {
-				t = "NUMBER"
-				if allIntegers(out.Get("enum")) {
-					t = "INTEGER"
-				}
+	if out.Get("enum") == nil {
+		return
+	}
+	if out.Get("type") == nil {
+		t := "STRING"
+		if !slices.Contains(n.enumKind, jsonvalue.String) {
+			t = "NUMBER"
+			if allIntegers(out.Get("enum")) {
+				t = "INTEGER"
 			}
-			out.Members = slices.Insert(out.Members, 0, member{Key: "type", Val: jsonvalue.NewString(t)})
 		}
-		if out.Get("format") == nil {
-			i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "enum" })
-			out.Members = slices.Insert(out.Members, i, member{Key: "format", Val: jsonvalue.NewString("enum")})
-		}
+		out.Members = slices.Insert(out.Members, 0, member{Key: "type", Val: jsonvalue.NewString(t)})
 	}
-	if nullable && out.Get("type") == nil && out.Get("anyOf") == nil {
-		out.Members = slices.Insert(out.Members, 0, member{Key: "type", Val: jsonvalue.NewString("NULL")}) // enum:[null] or const:null
+	if out.Get("format") == nil {
+		i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "enum" })
+		out.Members = slices.Insert(out.Members, i, member{Key: "format", Val: jsonvalue.NewString("enum")})
 	}
-	if nullable {
-		i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "type" })
-		out.Members = slices.Insert(out.Members, i+1, member{Key: "nullable", Val: jsonvalue.NewBool(true)})
+}
+
+// markNullable writes "nullable": true after the type, when null was
+// allowed; an object that allowed only null (enum:[null], const:null) gets
+// type NULL first.
+func (n *genaiNode) markNullable(out *value) {
+	if !n.nullable {
+		return
 	}
-	return out, nil
+	if out.Get("type") == nil && out.Get("anyOf") == nil {
+		out.Members = slices.Insert(out.Members, 0, member{Key: "type", Val: jsonvalue.NewString("NULL")})
+	}
+	i := slices.IndexFunc(out.Members, func(m member) bool { return m.Key == "type" })
+	out.Members = slices.Insert(out.Members, i+1, member{Key: "nullable", Val: jsonvalue.NewBool(true)})
 }
 
 // nullSchema reports whether s is {"type":"null"}, give or take

@@ -33,6 +33,10 @@ type Runner struct {
 	// Transcript is the length of the transcript after a turn of five
 	// calls and the answer.
 	Transcript int
+	// Offered, when set, lists the names of the tools a request offers,
+	// for a provider that does not send one "tools" entry per tool
+	// (Gemini: one entry declares them all).
+	Offered func(t *testing.T, request map[string]any) []string
 }
 
 // Outcome is what a run produced.
@@ -75,8 +79,8 @@ func RunnerTests(t *testing.T, r Runner) {
 		if len(api.Requests) != 2 {
 			t.Fatalf("%d requests", len(api.Requests))
 		}
-		if tools, _ := api.Requests[0]["tools"].([]any); len(tools) != 2 {
-			t.Errorf("the run sent %d tools, not the registry's 2", len(tools))
+		if n := r.offered(t, api.Requests[0]); n != 2 {
+			t.Errorf("the run sent %d tools, not the registry's 2", n)
 		}
 		want := []Result{
 			{`{"city":"Paris","days":2,"unit":"celsius"}`, false},
@@ -134,4 +138,13 @@ func RunnerTests(t *testing.T, r Runner) {
 			t.Errorf("cancellation took %v", d)
 		}
 	})
+}
+
+// offered counts the tools a request offers.
+func (r Runner) offered(t *testing.T, request map[string]any) int {
+	if r.Offered != nil {
+		return len(r.Offered(t, request))
+	}
+	tools, _ := request["tools"].([]any)
+	return len(tools)
 }
