@@ -165,11 +165,7 @@ func TestStreamChatEvents(t *testing.T) {
 // first call has started, so a runner that waited would never finish.
 func TestStreamChatStartsCallsEarly(t *testing.T) {
 	hold := make(chan struct{})
-	reg := toolreg.NewRegistry()
-	reg.MustAdd(toolreg.MustNew("first", "Runs first.", func(context.Context, struct{}) (string, error) {
-		close(hold)
-		return "first done", nil
-	}), toolreg.MustNew("second", "Runs second.", func(context.Context, struct{}) (string, error) { return "second done", nil }))
+	reg := adapttest.EarlyRegistry(hold)
 	reply := adapttest.SSE(chunk(callStart(0, "first"), nil), chunk(argsDelta(0, "{}"), nil), chunk(callStart(1, "second"), nil),
 		[2]string{adapttest.Wait}, chunk(argsDelta(1, "{}"), nil), chunk(map[string]any{}, "tool_calls"), done)
 	api := fakeOpenAI(reply, streamedAnswer("ok"))
@@ -243,13 +239,7 @@ func TestStreamChatCancelled(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before+2 && time.Now().Before(deadline) { // the test server's own may linger a moment
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before+2 {
-		t.Errorf("%d goroutines left behind", n-before)
-	}
+	adapttest.NoGoroutinesLeft(t, before)
 }
 
 // event is one Responses stream event of the given type.
