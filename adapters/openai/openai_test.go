@@ -26,7 +26,7 @@ func fakeOpenAI(replies ...string) *adapttest.API {
 	return &adapttest.API{Replies: replies, Error: func(msg string) string { return `{"error":{"message":` + msg + `}}` }}
 }
 
-func newClient(t *testing.T, f *adapttest.API) openai.Client {
+func newClient(t testing.TB, f *adapttest.API) openai.Client {
 	return openai.NewClient(option.WithBaseURL(f.Serve(t)+"/v1/"), option.WithAPIKey("test"), option.WithMaxRetries(0))
 }
 
