@@ -87,8 +87,10 @@ func (f Finding) String() string {
 	return b.String()
 }
 
-// LintOption configures Lint and LintT.
-type LintOption func(*lintConfig)
+// LintOption configures Lint and LintT: Ignore, Check.
+type LintOption struct {
+	set func(*lintConfig)
+}
 
 type lintConfig struct {
 	ignore map[Rule]bool
@@ -98,11 +100,11 @@ type lintConfig struct {
 // Ignore skips rules: those of Lint, and those that Check adds (the
 // strict-mode limits of a provider you do not use in strict mode, say).
 func Ignore(rules ...Rule) LintOption {
-	return func(c *lintConfig) {
+	return LintOption{func(c *lintConfig) {
 		for _, r := range rules {
 			c.ignore[r] = true
 		}
-	}
+	}}
 }
 
 // Check adds to Lint rules kept outside this package: check returns its
@@ -111,7 +113,7 @@ func Ignore(rules ...Rule) LintOption {
 // providers' limits this way (providers.Limits); a team can add its own
 // conventions.
 func Check(check func(reg *toolreg.Registry) []Finding) LintOption {
-	return func(c *lintConfig) { c.checks = append(c.checks, check) }
+	return LintOption{func(c *lintConfig) { c.checks = append(c.checks, check) }}
 }
 
 // LintT fails t with every finding of Lint, one per line.
@@ -142,7 +144,9 @@ func LintT(t testing.TB, reg *toolreg.Registry, opts ...LintOption) {
 func Lint(reg *toolreg.Registry, opts ...LintOption) []Finding {
 	cfg := lintConfig{ignore: map[Rule]bool{}}
 	for _, o := range opts {
-		o(&cfg)
+		if o.set != nil { // the zero LintOption does nothing
+			o.set(&cfg)
+		}
 	}
 	var all []Finding
 	add := func(f Finding) { all = append(all, f) }
