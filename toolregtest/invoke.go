@@ -126,3 +126,29 @@ func validate(schema, instance json.RawMessage) error {
 	}
 	return s.Validate(v)
 }
+
+// AssertExamples runs every tool's example arguments (toolreg.WithExamples)
+// through the model's path, as AssertOK does, and fails t for each that
+// does not succeed: an example the schema accepts but the function
+// refuses would teach the model a call that fails. It fails t, too, when no
+// tool of reg has examples, which means the test checks nothing.
+func AssertExamples(t testing.TB, reg *toolreg.Registry) {
+	t.Helper()
+	n := 0
+	for _, tool := range reg.Tools() {
+		ex, ok := tool.(interface{ Examples() []json.RawMessage })
+		if !ok {
+			continue
+		}
+		for i, args := range ex.Examples() {
+			n++
+			out := Invoke(t, tool, string(args))
+			if out.IsError {
+				t.Errorf("toolregtest: example %d of tool %q (%s) fails: %s", i+1, tool.Name(), args, out.Text)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("toolregtest: no tool of the registry has examples (toolreg.WithExamples)")
+	}
+}

@@ -1,6 +1,7 @@
 package toolregtest
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -124,5 +125,27 @@ func TestAssertRejected(t *testing.T) {
 				t.Errorf("want one failure containing %q, got:\n%s", tc.want, f.Text())
 			}
 		})
+	}
+}
+
+func TestAssertExamples(t *testing.T) {
+	type trip struct {
+		City string `json:"city"`
+	}
+	plan := toolreg.MustNew("plan", "Plans a trip to a city.", func(_ context.Context, a trip) (string, error) {
+		if a.City == "Atlantis" {
+			return "", errors.New("no trips to Atlantis")
+		}
+		return "planned", nil
+	}, toolreg.WithExamples(trip{"Oslo"}, trip{"Atlantis"}))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(plan)
+	f := fixture.Run(t, func(tb testing.TB) { AssertExamples(tb, reg) })
+	if len(f.Errors) != 1 || !strings.Contains(f.Errors[0], `example 2 of tool "plan" ({"city":"Atlantis"}) fails: no trips to Atlantis`) {
+		t.Errorf("errors: %q", f.Errors)
+	}
+	f = fixture.Run(t, func(tb testing.TB) { AssertExamples(tb, toolreg.NewRegistry()) })
+	if len(f.Errors) != 1 || !strings.Contains(f.Errors[0], "no tool of the registry has examples") {
+		t.Errorf("errors: %q", f.Errors)
 	}
 }
