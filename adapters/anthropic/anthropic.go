@@ -74,19 +74,6 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 	return e, nil
 }
 
-// entries are the definitions of the registry's tools, in order, within
-// the per-request limits of strict mode.
-func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
-	tools, es, err := a.defs.All()
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkStrictLimits(tools, es); err != nil {
-		return nil, nil, err
-	}
-	return tools, es, nil
-}
-
 // Tools returns the registry's tools as Messages API tool params, in
 // registration order, ready for MessageNewParams.Tools. Each call returns
 // fresh params, so setting CacheControl on the last one (to cache the tool
@@ -96,12 +83,30 @@ func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
 // it with InputSchema.Overrides(). In strict mode Tools also checks the
 // per-request limits and fails with ErrStrictLimit, naming the tools.
 func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
-	_, es, err := a.entries()
+	return a.tools(func(string) bool { return true })
+}
+
+// tools is Tools for the tools that offered accepts, by name: the strict
+// limits count the tools a request carries, so a registry larger than
+// they allow may still offer a few tools at a time.
+func (a *Adapter) tools(offered func(name string) bool) ([]anthropic.ToolUnionParam, error) {
+	tools, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]anthropic.ToolUnionParam, len(es))
-	params := make([]anthropic.ToolParam, len(es)) // one allocation for all the copies
+	n := 0
+	for i, t := range tools {
+		if offered(t.Name()) {
+			tools[n], es[n] = t, es[i]
+			n++
+		}
+	}
+	tools, es = tools[:n], es[:n]
+	if err := checkStrictLimits(tools, es); err != nil {
+		return nil, err
+	}
+	out := make([]anthropic.ToolUnionParam, n)
+	params := make([]anthropic.ToolParam, n) // one allocation for all the copies
 	for i, e := range es {
 		params[i] = e.tool
 		out[i] = anthropic.ToolUnionParam{OfTool: &params[i]}
