@@ -1,8 +1,16 @@
 // Package anthropic serves a toolreg.Registry to Claude models through the
 // official SDK (github.com/anthropics/anthropic-sdk-go/v2): tool definitions
 // for the Messages API (optionally in strict mode), the dispatch of a
-// model's tool_use blocks, and an agent loop (Adapter.Run). ToolsJSON and
-// CallJSON speak the plain wire format, for other clients.
+// model's tool_use blocks, and the runners, which drive the whole exchange
+// until the model answers. ToolsJSON and CallJSON speak the plain wire
+// format, for other clients.
+//
+// Use Tools and Call to keep the loop in your own code. Use Adapter.Run to
+// let the package run it, steered with package agent (step bounds, each
+// step's tools and tool choice, events, approvals and questions that
+// pause the run, Resume to go on); Adapter.Stream is the same on the
+// streaming API, reporting the text and tool calls as the model writes
+// them. Every runner shares one loop with the other providers' runners.
 //
 // The package imports the SDK as the registry's only link to Anthropic: it
 // converts; the registry validates and runs the calls.
