@@ -155,3 +155,70 @@ func ExampleAdapter_Resume() {
 	// approve book {"city":"Paris"}
 	// In Paris: booked a room in Paris
 }
+
+// A streamed run shows the answer as it is written and each call as the
+// model asks for it.
+func ExampleAdapter_Stream() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("get_weather", "Current weather for a city.",
+		func(_ context.Context, a WeatherArgs) (string, error) { return "18°C, partly cloudy", nil }))
+
+	srv := scriptedClaude()
+	defer srv.Close()
+	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+
+	_, err := toolant.New(reg).Stream(context.Background(), &client.Messages, anthropic.MessageNewParams{
+		Model:     anthropic.ModelClaudeSonnet4_6,
+		MaxTokens: 1024,
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather in Paris?"))},
+	}, agent.Options{OnEvent: func(e agent.Event) {
+		switch e.Kind {
+		case agent.CallStarted:
+			fmt.Printf("[%s ", e.Call.Name)
+		case agent.ArgumentsDelta:
+			fmt.Print(e.Delta)
+		case agent.CallReady:
+			fmt.Println("]")
+		case agent.TextDelta:
+			fmt.Print(e.Text)
+		}
+	}})
+	fmt.Println()
+	if err != nil {
+		panic(err)
+	}
+	// Output:
+	// [get_weather {"city":"Paris"}]
+	// In Paris: 18°C, partly cloudy
+}
+
+// ResumeStream goes on with a paused run on the streaming API; the State
+// may come from any runner of this package.
+func ExampleAdapter_ResumeStream() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("book", "Books a hotel in a city.",
+		func(_ context.Context, a WeatherArgs) (string, error) { return "booked a room in " + a.City, nil },
+		toolreg.WithApproval()))
+	adapter := toolant.New(reg)
+	client := anthropic.NewClient() // reads ANTHROPIC_API_KEY
+	params := anthropic.MessageNewParams{
+		Model:     anthropic.ModelClaudeSonnet4_6,
+		MaxTokens: 1024,
+		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Book me a room in Paris."))},
+	}
+	printText := agent.Options{OnEvent: func(e agent.Event) {
+		if e.Kind == agent.TextDelta {
+			fmt.Print(e.Text)
+		}
+	}}
+	run, err := adapter.Stream(context.Background(), &client.Messages, params, printText)
+	for errors.Is(err, agent.ErrPaused) {
+		for _, c := range run.State.Pending() {
+			run.State.Reject(c.Key(), "the user books rooms themselves")
+		}
+		run, err = adapter.ResumeStream(context.Background(), &client.Messages, params, run.State, printText)
+	}
+	if err != nil {
+		fmt.Println(err)
+	}
+}

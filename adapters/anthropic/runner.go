@@ -28,11 +28,12 @@ type Run struct {
 	// assistant message and the user message of tool results that
 	// answered it.
 	Messages []anthropic.MessageParam
-	// Final is the last response of this call of Run or Resume; it holds
-	// the model's answer when the run ended without error.
+	// Final is the last response of this call of Run, Resume, Stream or
+	// ResumeStream; it holds the model's answer when the run ended without
+	// error.
 	Final *anthropic.Message
-	// State is where the run stands, as data: resume it with Resume when
-	// the run returned agent.ErrPaused. Its Transcript
+	// State is where the run stands, as data: resume it with Resume (or
+	// ResumeStream) when the run returned agent.ErrPaused. Its Transcript
 	// is Messages as the SDK encodes them.
 	State *agent.State
 }
@@ -101,7 +102,7 @@ func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthrop
 	return a.run(ctx, &model{a: a, client: client}, params, &agent.State{}, opts)
 }
 
-// Resume goes on with a run that Run or an earlier Resume paused
+// Resume goes on with a run that Run, Stream or an earlier Resume paused
 // (agent.ErrPaused), once the host has decided its pending calls in
 // state: approved calls run, rejected ones tell the model why (a
 // tool_result with is_error), answered tools run again with the answer; no
@@ -169,7 +170,8 @@ func decodeTranscript(b []byte) ([]anthropic.MessageParam, error) {
 // model is the Messages API's side of the loop, for one run.
 type model struct {
 	a          *Adapter
-	client     MessagesClient
+	client     MessagesClient          // or
+	stream     StreamingMessagesClient // for a streaming run
 	params     anthropic.MessageNewParams
 	fixedTools bool // params.Tools was set by the caller
 	run        *Run
@@ -195,7 +197,13 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	} else {
 		params.ToolChoice = toolChoice(s.Choice, m.params.ToolChoice.GetDisableParallelToolUse())
 	}
-	msg, err := m.client.New(ctx, params)
+	var msg *anthropic.Message
+	var err error
+	if m.stream != nil {
+		msg, err = m.a.streamMessage(ctx, m.stream, params, s.Number, emit, ready)
+	} else {
+		msg, err = m.client.New(ctx, params)
+	}
 	if err != nil {
 		return adapt.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 	}

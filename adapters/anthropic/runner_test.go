@@ -15,8 +15,8 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
-// runners are the package's ways to run, each with its resumption and the
-// replies it reads.
+// runners are the package's two ways to run, plain and streaming, each
+// with its resumption and the replies it reads.
 var runners = []struct {
 	name   string
 	calls  func(pairs ...string) string
@@ -30,6 +30,13 @@ var runners = []struct {
 		},
 		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*Run, error) {
 			return a.Resume(ctx, c, p, st, opts)
+		}},
+	{"Stream", streamedUses, streamedAnswer,
+		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*Run, error) {
+			return a.Stream(ctx, c, p, opts)
+		},
+		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*Run, error) {
+			return a.ResumeStream(ctx, c, p, st, opts)
 		}},
 }
 
@@ -306,7 +313,7 @@ func TestStrictLimitsPerStep(t *testing.T) {
 }
 
 // TestStateTranscript: a paused run's State is plain JSON (the golden
-// file shows it), and its transcript the
+// file shows it; a streamed run's is the same), and its transcript the
 // messages as the SDK encodes them; resumed from that JSON, the run sends
 // them again byte for byte (the model's inputs keep their key order), as
 // prompt caching needs.
