@@ -3,10 +3,14 @@ package anthropic
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
@@ -212,4 +216,58 @@ func TestStreamPauseTurn(t *testing.T) {
 	if len(received.Args()) != 0 {
 		t.Errorf("a paused turn ran tools: %v", received.Args())
 	}
+}
+
+// replay answers every request with body, as server-sent events, without
+// a network between.
+type replay string
+
+func (r replay) RoundTrip(req *http.Request) (*http.Response, error) {
+	return &http.Response{StatusCode: http.StatusOK, Request: req, Header: http.Header{"Content-Type": {"text/event-stream"}},
+		Body: io.NopCloser(strings.NewReader(string(r)))}, nil
+}
+
+// BenchmarkStream: what the runner adds to each event of a streamed
+// message (reporting it, handing calls over) against the SDK's stream and
+// accumulation alone, on a message of text and two calls.
+func BenchmarkStream(b *testing.B) {
+	text := strings.Repeat("The forecast says light rain in the morning. ", 8)
+	input := `{"city":"Oslo","days":3,"unit":"celsius"}`
+	reply := streamed(message("tool_use", map[string]any{"type": "text", "text": text},
+		map[string]any{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": json.RawMessage(input)},
+		map[string]any{"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": json.RawMessage(input)}))
+	events := strings.Count(reply, "event: ")
+	client := anthropic.NewClient(option.WithHTTPClient(&http.Client{Transport: replay(reply)}), option.WithBaseURL("http://replay"), option.WithAPIKey("test"))
+	a := New(adapttest.Registry(nil))
+	p := params("hi")
+	perEvent := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*events), "ns/event")
+	}
+	b.Run("sdk", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			stream := client.Messages.NewStreaming(context.Background(), p)
+			var msg anthropic.Message
+			for stream.Next() {
+				if err := msg.Accumulate(stream.Current()); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if stream.Err() != nil || len(msg.Content) != 3 {
+				b.Fatal(stream.Err())
+			}
+			stream.Close()
+		}
+		perEvent(b)
+	})
+	b.Run("runner", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			msg, err := a.streamMessage(context.Background(), &client.Messages, p, 1, func(agent.Event) {}, func(int, toolreg.ToolCall) {})
+			if err != nil || len(msg.Content) != 3 {
+				b.Fatal(err)
+			}
+		}
+		perEvent(b)
+	})
 }
