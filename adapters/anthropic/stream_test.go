@@ -103,8 +103,8 @@ func streamedUses(pairs ...string) string { return streamed(toolUses(pairs...)) 
 func streamedAnswer(text string) string   { return streamed(answer(text)) }
 
 // TestStreamEvents: text, then two tool_use blocks whose inputs arrive in
-// many pieces, interleaved, the second closed first; then an answer word
-// by word. The events come as they happen, each call is ready when its
+// many pieces, interleaved, the second closed first (and twice); then an
+// answer word by word. The events come as they happen, each call is ready when its
 // block closes, and the results go back in call order.
 func TestStreamEvents(t *testing.T) {
 	reply := append(messageStart(),
@@ -123,7 +123,8 @@ func TestStreamEvents(t *testing.T) {
 			reply = append(reply, inputDelta(2, a2[i]))
 		}
 	}
-	reply = append(append(reply, blockStop(2), blockStop(1)), end("tool_use")...)
+	// The second block closes first, and twice, which must not run it twice.
+	reply = append(append(reply, blockStop(2), blockStop(2), blockStop(1)), end("tool_use")...)
 	api := fakeAnthropic(adapttest.SSE(reply...), streamedAnswer("Rome is warmer."))
 	client := newClient(t, api)
 	var events adapttest.Events
