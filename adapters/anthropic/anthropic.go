@@ -1,8 +1,16 @@
 // Package anthropic serves a toolreg.Registry to Claude models through the
 // official SDK (github.com/anthropics/anthropic-sdk-go/v2): tool definitions
 // for the Messages API (optionally in strict mode), the dispatch of a
-// model's tool_use blocks, and an agent loop (Adapter.Run). ToolsJSON and
-// CallJSON speak the plain wire format, for other clients.
+// model's tool_use blocks, and the runners, which drive the whole exchange
+// until the model answers. ToolsJSON and CallJSON speak the plain wire
+// format, for other clients.
+//
+// Use Tools and Call to keep the loop in your own code. Use Adapter.Run to
+// let the package run it, steered with package agent (step bounds, each
+// step's tools and tool choice, events, approvals and questions that
+// pause the run, Resume to go on); Adapter.Stream is the same on the
+// streaming API, reporting the text and tool calls as the model writes
+// them. Every runner shares one loop with the other providers' runners.
 //
 // The package imports the SDK as the registry's only link to Anthropic: it
 // converts; the registry validates and runs the calls.
@@ -74,19 +82,6 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 	return e, nil
 }
 
-// entries are the definitions of the registry's tools, in order, within
-// the per-request limits of strict mode.
-func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
-	tools, es, err := a.defs.All()
-	if err != nil {
-		return nil, nil, err
-	}
-	if err := checkStrictLimits(tools, es); err != nil {
-		return nil, nil, err
-	}
-	return tools, es, nil
-}
-
 // Tools returns the registry's tools as Messages API tool params, in
 // registration order, ready for MessageNewParams.Tools. Each call returns
 // fresh params, so setting CacheControl on the last one (to cache the tool
@@ -96,12 +91,30 @@ func (a *Adapter) entries() ([]toolreg.AnyTool, []*entry, error) {
 // it with InputSchema.Overrides(). In strict mode Tools also checks the
 // per-request limits and fails with ErrStrictLimit, naming the tools.
 func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
-	_, es, err := a.entries()
+	return a.tools(func(string) bool { return true })
+}
+
+// tools is Tools for the tools that offered accepts, by name: the strict
+// limits count the tools a request carries, so a registry larger than
+// they allow may still offer a few tools at a time.
+func (a *Adapter) tools(offered func(name string) bool) ([]anthropic.ToolUnionParam, error) {
+	tools, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]anthropic.ToolUnionParam, len(es))
-	params := make([]anthropic.ToolParam, len(es)) // one allocation for all the copies
+	n := 0
+	for i, t := range tools {
+		if offered(t.Name()) {
+			tools[n], es[n] = t, es[i]
+			n++
+		}
+	}
+	tools, es = tools[:n], es[:n]
+	if err := checkStrictLimits(tools, es); err != nil {
+		return nil, err
+	}
+	out := make([]anthropic.ToolUnionParam, n)
+	params := make([]anthropic.ToolParam, n) // one allocation for all the copies
 	for i, e := range es {
 		params[i] = e.tool
 		out[i] = anthropic.ToolUnionParam{OfTool: &params[i]}

@@ -15,6 +15,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
@@ -258,133 +259,6 @@ func toolResults(t *testing.T, msg map[string]any) []toolResult {
 	return got
 }
 
-// TestRun drives a whole run: parallel calls with success, a tool error,
-// invalid input, an unknown tool and a no-argument tool, then checks the
-// follow-up request carries one user message whose content is every
-// result, in call order, with is_error where the call failed.
-// TestRunLoop: one turn of every outcome, the step bound, a tool's StopRun
-// and cancellation, as in every runner.
-func TestRunLoop(t *testing.T) {
-	adapttest.RunnerTests(t, adapttest.Runner{
-		API:    fakeAnthropic,
-		Calls:  toolUses,
-		Answer: answer,
-		NoArgs: `{}`,
-		Run: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, maxSteps int) (adapttest.Outcome, error) {
-			client := newClient(t, api)
-			var turns int
-			run, err := New(reg).Run(ctx, &client.Messages, params("plan my week"), RunOptions{
-				MaxSteps: maxSteps, OnTurn: func(int, *anthropic.Message) { turns++ }})
-			return adapttest.Outcome{Steps: run.Steps, Turns: turns, Transcript: len(run.Messages), Answer: run.Answer()}, err
-		},
-		Results:     runResults,
-		MarksErrors: true,
-		Transcript:  4, // the user's message, the assistant's, one message of 5 results, the answer
-	})
-}
-
-// runResults reads the results of a turn from the request after it: the
-// user's message, the assistant's message sent back as it came (its text
-// and tool_use blocks, inputs as objects), then one user message of
-// tool_result blocks in call order.
-func runResults(t *testing.T, request map[string]any) []adapttest.Result {
-	t.Helper()
-	msgs := request["messages"].([]any)
-	if len(msgs) != 3 {
-		t.Fatalf("follow-up has %d messages:\n%v", len(msgs), msgs)
-	}
-	asst := msgs[1].(map[string]any)
-	content := asst["content"].([]any)
-	if asst["role"] != "assistant" || content[0].(map[string]any)["type"] != "text" {
-		t.Fatalf("assistant message not sent back: %v", asst)
-	}
-	if in := content[1].(map[string]any)["input"]; !cmp.Equal(in, map[string]any{"city": "Paris", "days": 2.0}) {
-		t.Errorf("tool_use input sent back as %v", in)
-	}
-	var got []adapttest.Result
-	for i, r := range toolResults(t, msgs[2].(map[string]any)) {
-		if r.ToolUseID != fmt.Sprintf("toolu_%d", i+1) {
-			t.Errorf("result %d answers %s", i, r.ToolUseID)
-		}
-		got = append(got, adapttest.Result{Text: r.Text, IsError: r.IsError})
-	}
-	if len(got) != len(content)-1 {
-		t.Errorf("%d results for %d tool_use blocks", len(got), len(content)-1)
-	}
-	return got
-}
-
-// TestRunStopRunAnswers: the turn that stops the run still answers each
-// tool_use, with the tool's error.
-func TestRunStopRunAnswers(t *testing.T) {
-	spent := errors.New("budget spent")
-	reg := toolreg.NewRegistry()
-	reg.MustAdd(toolreg.MustNew("pay", "Pays.", func(context.Context, struct{}) (string, error) { return "", toolreg.StopRun(spent) }))
-	f := fakeAnthropic(toolUses("pay", `{}`), answer("never sent"))
-	client := newClient(t, f)
-	run, err := New(reg).Run(context.Background(), &client.Messages, params("pay"), RunOptions{})
-	if !errors.Is(err, toolreg.ErrStopRun) || !errors.Is(err, spent) {
-		t.Fatalf("err = %v", err)
-	}
-	if len(f.Requests) != 1 || len(run.Messages) != 3 {
-		t.Fatalf("requests %d, transcript %d: the run went on after the stop", len(f.Requests), len(run.Messages))
-	}
-	b, _ := json.Marshal(run.Messages[2])
-	var last map[string]any
-	json.Unmarshal(b, &last)
-	if diff := cmp.Diff([]toolResult{{"toolu_1", "budget spent", true}}, toolResults(t, last)); diff != "" {
-		t.Errorf("results of the stopping turn (-want +got):\n%s", diff)
-	}
-}
-
-// TestRunStopReasons: pause_turn is sent back unchanged and runs no tools;
-// a response cut off at max_tokens ends the run without running its calls.
-func TestRunStopReasons(t *testing.T) {
-	t.Run("pause_turn", func(t *testing.T) {
-		var received adapttest.Received
-		paused := message("pause_turn",
-			map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": map[string]any{"query": "weather"}},
-			map[string]any{"type": "tool_use", "id": "toolu_9", "name": "get_weather", "input": map[string]any{"city": "Lima"}})
-		f := fakeAnthropic(paused, answer("done"))
-		client := newClient(t, f)
-		run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("search"), RunOptions{})
-		if err != nil || run.Answer() != "done" || run.Steps != 2 {
-			t.Fatalf("err %v, answer %q, steps %d", err, run.Answer(), run.Steps)
-		}
-		msgs := f.Requests[1]["messages"].([]any)
-		last := msgs[len(msgs)-1].(map[string]any)
-		if len(msgs) != 2 || last["role"] != "assistant" || len(last["content"].([]any)) != 2 {
-			t.Errorf("paused turn not sent back as it was: %v", msgs)
-		}
-		if len(received.Args()) != 0 {
-			t.Errorf("a paused turn ran tools: %v", received.Args())
-		}
-	})
-	for _, reason := range []string{"max_tokens", "model_context_window_exceeded"} {
-		t.Run(reason, func(t *testing.T) {
-			var received adapttest.Received
-			cut := message(reason, map[string]any{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": map[string]any{"city": "Li"}})
-			f := fakeAnthropic(cut, answer("never sent"))
-			client := newClient(t, f)
-			run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
-			if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), reason) {
-				t.Fatalf("err = %v", err)
-			}
-			if len(f.Requests) != 1 || len(run.Messages) != 2 || run.Final == nil || len(received.Args()) != 0 {
-				t.Errorf("requests %d, transcript %d, final %v, calls %v", len(f.Requests), len(run.Messages), run.Final, received.Args())
-			}
-		})
-	}
-	t.Run("refusal", func(t *testing.T) {
-		f := fakeAnthropic(message("refusal", map[string]any{"type": "text", "text": "I can't help with that."}))
-		client := newClient(t, f)
-		run, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, params("hi"), RunOptions{})
-		if err != nil || run.Final.StopReason != anthropic.StopReasonRefusal || run.Answer() != "I can't help with that." {
-			t.Errorf("err %v, final %+v", err, run.Final)
-		}
-	})
-}
-
 // TestStrictNullsDropped: a strict-mode model may send null for an
 // optional property it leaves out; the call must still validate, and the
 // default apply.
@@ -396,7 +270,7 @@ func TestStrictNullsDropped(t *testing.T) {
 	if !a.Strict("get_weather") || a.Strict("nope") {
 		t.Fatal("Strict is wrong")
 	}
-	if _, err := a.Run(context.Background(), &client.Messages, params("hi"), RunOptions{}); err != nil {
+	if _, err := a.Run(context.Background(), &client.Messages, params("hi"), agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := toolResults(t, f.Requests[1]["messages"].([]any)[2].(map[string]any))

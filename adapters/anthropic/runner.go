@@ -2,12 +2,17 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt"
 )
 
@@ -17,30 +22,20 @@ type MessagesClient interface {
 	New(ctx context.Context, body anthropic.MessageNewParams, opts ...option.RequestOption) (*anthropic.Message, error)
 }
 
-// RunOptions bound and observe a run. The zero value is usable. To observe
-// each tool call and its Output, add middleware to the registry
-// (Registry.Use): it sees the calls of runs and of every other path.
-type RunOptions struct {
-	// MaxSteps bounds the model calls of a run; 0 means DefaultMaxSteps.
-	MaxSteps int
-	// OnTurn, if set, sees each model response as it arrives.
-	OnTurn func(step int, msg *anthropic.Message)
-}
-
-// DefaultMaxSteps bounds a run whose RunOptions leave MaxSteps at 0.
-const DefaultMaxSteps = 10
-
 // Run is what a run produced, also when it ends with an error.
 type Run struct {
 	// Messages is the transcript: the request's messages, then each
 	// assistant message and the user message of tool results that
 	// answered it.
 	Messages []anthropic.MessageParam
-	// Final is the last response; it holds the model's answer when the run
-	// ended without error.
+	// Final is the last response of this call of Run, Resume, Stream or
+	// ResumeStream; it holds the model's answer when the run ended without
+	// error.
 	Final *anthropic.Message
-	// Steps counts the model calls.
-	Steps int
+	// State is where the run stands, as data: resume it with Resume (or
+	// ResumeStream) when the run returned agent.ErrPaused. Its Transcript
+	// is Messages as the SDK encodes them.
+	State *agent.State
 }
 
 // Answer is the text of the final message, its text blocks concatenated;
@@ -58,10 +53,21 @@ func (r *Run) Answer() string {
 	return b.String()
 }
 
+// Steps counts the model calls of the run, resumed runs included.
+func (r *Run) Steps() int { return r.State.Steps }
+
+// provider names the Messages API's side of the loop, in the State and in
+// each call's CallInfo.
+const provider = "anthropic"
+
 // Run is the agent loop on the Messages API: it sends params with the
-// registry's tools (unless params.Tools is set), runs every tool_use block
-// of a turn concurrently, sends the results back in one user message, and
-// repeats while the model stops with stop_reason "tool_use".
+// registry's tools (each step's, see agent.Options.PrepareStep; params.Tools
+// when set instead, the same every step), runs every tool_use block of a
+// turn concurrently, sends the results back in one user message of
+// tool_result blocks (is_error on failures), and repeats while the model
+// stops to use tools. Each step's tool choice (agent.Step.Choice) replaces
+// params.ToolChoice, keeping its disable_parallel_tool_use; a step that
+// offers no tool sends neither tools nor tool_choice.
 //
 // Stop reasons are handled as in the SDK's own tool runner, except that a
 // cut-off response is an error here rather than a quiet end:
@@ -71,8 +77,8 @@ func (r *Run) Answer() string {
 //     message is sent back as it is so the model continues; this costs a
 //     step and runs no tools.
 //   - "max_tokens", "model_context_window_exceeded": the run ends with
-//     toolreg.ErrTruncated; the cut-off message is in the transcript and Final,
-//     and its tool_use blocks are not run.
+//     toolreg.ErrTruncated; the cut-off message is in the transcript and
+//     Final, and its tool_use blocks are not run.
 //   - "end_turn", "stop_sequence", "refusal" and reasons unknown to this
 //     package: the run ends without error; check Final.StopReason to tell
 //     a refusal from an answer.
@@ -80,45 +86,177 @@ func (r *Run) Answer() string {
 // Tool failures go back to the model as tool results with is_error and the
 // run goes on. The run ends with an error, and the transcript so far, when
 // the client fails, ctx is done, MaxSteps model calls did not suffice
-// (toolreg.ErrMaxSteps), or a tool returned toolreg.StopRun (the error
-// matches toolreg.ErrStopRun and the tool's error; the results of that
-// turn are in the transcript).
-func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, ro RunOptions) (*Run, error) {
-	if len(params.Tools) == 0 {
-		tools, err := a.Tools()
+// (toolreg.ErrMaxSteps), the model got calls wrong too often
+// (toolreg.ErrTooManyRetries), or a tool returned toolreg.StopRun (the
+// error matches toolreg.ErrStopRun and the tool's error; the results of
+// that turn are in the transcript).
+//
+// A turn whose calls need the host pauses the run: calls of tools that
+// need approval (toolreg.WithApproval) wait unrun, a tool that asks a
+// question (toolreg.Interrupt) waits for the answer, and the turn's other
+// calls run. Run then returns agent.ErrPaused with run.State, whose
+// transcript ends with the assistant message of that turn. Decide the
+// pending calls (State.Approve, Reject, Answer) and call Resume with the
+// State, in this process or, after sending it through JSON, in another.
+func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, opts agent.Options) (*Run, error) {
+	return a.run(ctx, &model{a: a, client: client}, params, &agent.State{}, opts)
+}
+
+// Resume goes on with a run that Run, Stream or an earlier Resume paused
+// (agent.ErrPaused), once the host has decided its pending calls in
+// state: approved calls run, rejected ones tell the model why (a
+// tool_result with is_error), answered tools run again with the answer; no
+// call that ran runs twice. The results of the paused turn go back in one
+// user message, as in any turn. params are the run's (their Messages are
+// replaced by the state's transcript).
+func (a *Adapter) Resume(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*Run, error) {
+	return a.run(ctx, &model{a: a, client: client}, params, state, opts)
+}
+
+func (a *Adapter) run(ctx context.Context, m *model, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*Run, error) {
+	if state == nil {
+		return nil, errors.New("anthropic: Resume without a state")
+	}
+	m.params, m.fixedTools = params, len(params.Tools) > 0
+	m.run = &Run{State: state, Messages: slices.Clone(params.Messages)}
+	// A state of another provider is refused by the loop, with a clearer
+	// error than its transcript would give here.
+	if len(state.Transcript) > 0 && (state.Provider == "" || state.Provider == provider) {
+		msgs, err := decodeTranscript(state.Transcript)
 		if err != nil {
-			return nil, err
+			return m.run, fmt.Errorf("anthropic: the state's transcript is not a list of messages: %w", err)
+		}
+		m.run.Messages = msgs
+	}
+	loop := &adapt.Run{Registry: a.reg, Provider: m, Name: provider, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+// decodeTranscript is the messages a State's transcript holds. The SDK
+// decodes the input of a tool_use block into a map, which would encode
+// with its keys sorted; each keeps the model's bytes instead, so that a
+// resumed run sends the transcript it sent before, byte for byte, as
+// prompt caching needs.
+func decodeTranscript(b []byte) ([]anthropic.MessageParam, error) {
+	var msgs []anthropic.MessageParam
+	if err := json.Unmarshal(b, &msgs); err != nil {
+		return nil, err
+	}
+	var inputs []struct {
+		Content []struct {
+			Input json.RawMessage `json:"input"`
+		} `json:"content"`
+	}
+	if json.Unmarshal(b, &inputs) != nil || len(inputs) != len(msgs) {
+		return msgs, nil // content as a string, written by hand: no block to keep
+	}
+	for i, m := range msgs {
+		if m.OfAssistant == nil || len(m.OfAssistant.Content) != len(inputs[i].Content) {
+			continue
+		}
+		for j, block := range m.OfAssistant.Content {
+			if in := inputs[i].Content[j].Input; len(in) > 0 {
+				if u := block.OfToolUse; u != nil {
+					u.Input = in
+				} else if u := block.OfServerToolUse; u != nil {
+					u.Input = in
+				}
+			}
+		}
+	}
+	return msgs, nil
+}
+
+// model is the Messages API's side of the loop, for one run.
+type model struct {
+	a          *Adapter
+	client     MessagesClient          // or
+	stream     StreamingMessagesClient // for a streaming run
+	params     anthropic.MessageNewParams
+	fixedTools bool // params.Tools was set by the caller
+	run        *Run
+}
+
+func (m *model) Model() string { return string(m.params.Model) }
+
+func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (adapt.Reply, error) {
+	params := m.params
+	params.Messages = m.run.Messages
+	if !m.fixedTools {
+		offered := s.Tools()
+		tools, err := m.a.tools(func(name string) bool { return slices.Contains(offered, name) })
+		if err != nil {
+			return adapt.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 		}
 		params.Tools = tools
 	}
-	run := &Run{Messages: append([]anthropic.MessageParam(nil), params.Messages...)}
-	turn := func(ctx context.Context, step int) ([]toolreg.ToolCall, bool, error) {
-		params.Messages = run.Messages
-		msg, err := client.New(ctx, params)
-		if err != nil {
-			return nil, true, fmt.Errorf("anthropic: step %d: %w", step, err)
-		}
-		run.Final = msg
-		if ro.OnTurn != nil {
-			ro.OnTurn(step, msg)
-		}
-		run.Messages = append(run.Messages, msg.ToParam())
-		switch msg.StopReason {
-		case anthropic.StopReasonToolUse:
-		case anthropic.StopReasonPauseTurn:
-			return nil, false, nil // sent back as it is: the model goes on
-		case anthropic.StopReasonMaxTokens, anthropic.StopReasonModelContextWindowExceeded:
-			return nil, true, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", step, toolreg.ErrTruncated, msg.StopReason)
-		default:
-			return nil, true, nil
-		}
-		calls := a.Calls(*msg)
-		return calls, len(calls) == 0, nil
+	// The API refuses a tool_choice without tools.
+	params.ToolChoice = anthropic.ToolChoiceUnionParam{}
+	if len(params.Tools) == 0 {
+		params.Tools = nil
+	} else {
+		params.ToolChoice = toolChoice(s.Choice, m.params.ToolChoice.GetDisableParallelToolUse())
 	}
-	answer := func(calls []toolreg.ToolCall, outs []toolreg.Output) {
-		run.Messages = append(run.Messages, resultMessage(calls, outs))
-	}
+	var msg *anthropic.Message
 	var err error
-	run.Steps, err = adapt.Loop{Registry: a.reg, MaxSteps: ro.MaxSteps, DefaultMaxSteps: DefaultMaxSteps}.Run(ctx, turn, answer)
-	return run, err
+	if m.stream != nil {
+		msg, err = m.a.streamMessage(ctx, m.stream, params, s.Number, emit, ready)
+	} else {
+		msg, err = m.client.New(ctx, params)
+	}
+	if err != nil {
+		return adapt.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
+	}
+	m.run.Final = msg
+	// input_tokens leaves out what was written to or read from the prompt
+	// cache; the sum is what the model read, as other providers count it.
+	u := msg.Usage
+	usage := agent.Usage{InputTokens: u.InputTokens + u.CacheCreationInputTokens + u.CacheReadInputTokens, OutputTokens: u.OutputTokens}
+	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage, Response: msg})
+	m.run.Messages = append(m.run.Messages, msg.ToParam())
+	switch {
+	case msg.StopReason == anthropic.StopReasonToolUse:
+		return adapt.Reply{Calls: m.a.Calls(*msg), Usage: usage}, nil
+	case msg.StopReason == anthropic.StopReasonPauseTurn:
+		return adapt.Reply{Again: true, Usage: usage}, nil // sent back as it is: the model goes on
+	case truncated(msg.StopReason):
+		// Its tool_use blocks may be half written.
+		return adapt.Reply{Usage: usage}, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", s.Number, toolreg.ErrTruncated, msg.StopReason)
+	}
+	return adapt.Reply{Usage: usage}, nil
+}
+
+// truncated reports whether a message with this stop reason was cut off.
+func truncated(r anthropic.StopReason) bool {
+	return r == anthropic.StopReasonMaxTokens || r == anthropic.StopReasonModelContextWindowExceeded
+}
+
+func (m *model) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
+	m.run.Messages = append(m.run.Messages, resultMessage(calls, outs))
+	return nil
+}
+
+func (m *model) Save(s *agent.State) error {
+	b, err := json.Marshal(m.run.Messages)
+	s.Transcript = b
+	return err
+}
+
+// toolChoice is a step's tool choice in the Messages API's form, with the
+// caller's disable_parallel_tool_use (nil: not set) where the form has it.
+func toolChoice(c agent.ToolChoice, disableParallel *bool) anthropic.ToolChoiceUnionParam {
+	var noParallel param.Opt[bool]
+	if disableParallel != nil {
+		noParallel = anthropic.Bool(*disableParallel)
+	}
+	switch c.Mode {
+	case agent.ChoiceNone:
+		none := anthropic.NewToolChoiceNoneParam()
+		return anthropic.ToolChoiceUnionParam{OfNone: &none}
+	case agent.ChoiceRequired:
+		return anthropic.ToolChoiceUnionParam{OfAny: &anthropic.ToolChoiceAnyParam{DisableParallelToolUse: noParallel}}
+	case agent.ChoiceTool:
+		return anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: c.Tool, DisableParallelToolUse: noParallel}}
+	}
+	return anthropic.ToolChoiceUnionParam{OfAuto: &anthropic.ToolChoiceAutoParam{DisableParallelToolUse: noParallel}}
 }

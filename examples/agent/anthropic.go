@@ -9,6 +9,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	toolant "github.com/toolreg/toolreg/adapters/anthropic"
+	"github.com/toolreg/toolreg/agent"
 )
 
 // runAnthropic runs the same tools against Anthropic's Messages API.
@@ -30,27 +31,12 @@ func runAnthropic(ctx context.Context, w io.Writer, getenv func(string) string, 
 	}
 	client := anthropic.NewClient(opts...)
 	fmt.Fprintf(w, "model: %s\nuser: %s\n", model, prompt)
-	reg := registry()
-	tr := newTranscript(w)
-	reg.Use(tr.observe)
-	result, err := toolant.New(reg).Run(ctx, &client.Messages, anthropic.MessageNewParams{
+	result, err := toolant.New(registry()).Run(ctx, &client.Messages, anthropic.MessageNewParams{
 		Model:     model,
 		MaxTokens: 2048,
 		System:    []anthropic.TextBlockParam{{Text: "You answer with the tools you have. Call independent tools in parallel."}},
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))},
-	}, toolant.RunOptions{
-		MaxSteps: maxSteps,
-		OnTurn: func(step int, msg *anthropic.Message) {
-			var calls []askedCall
-			for _, block := range msg.Content {
-				if block.Type == "tool_use" {
-					calls = append(calls, askedCall{block.ID, block.Name, string(block.Input)})
-				}
-			}
-			tr.turn(step, calls)
-		},
-	})
-	tr.flush()
+	}, agent.Options{MaxSteps: maxSteps, OnEvent: printEvents(w)})
 	if err != nil {
 		var apiErr *anthropic.Error
 		if errors.As(err, &apiErr) {
@@ -58,6 +44,6 @@ func runAnthropic(ctx context.Context, w io.Writer, getenv func(string) string, 
 		}
 		return err
 	}
-	fmt.Fprintf(w, "assistant: %s\n(%d model calls)\n", result.Answer(), result.Steps)
+	fmt.Fprintf(w, "assistant: %s\n(%d model calls)\n", result.Answer(), result.Steps())
 	return nil
 }
