@@ -26,6 +26,8 @@ package agent
 import (
 	"context"
 	"errors"
+
+	"github.com/toolreg/toolreg"
 )
 
 // Options bound, steer and observe a run. The zero value is usable.
@@ -95,3 +97,33 @@ var ErrUndecided = errors.New("calls of the run still wait for the host")
 // ErrInvalidStep: PrepareStep chose a tool the registry does not hold, or a
 // tool choice outside the step's tools.
 var ErrInvalidStep = errors.New("invalid step")
+
+// Model is one provider's side of a run: asking the model and keeping the
+// conversation. Each adapter makes the one its runners use, and exports it
+// for hosts that drive runs themselves (package toolreg/temporal asks the
+// model in an activity): openai.Adapter.ChatModel, ResponsesModel,
+// anthropic.Adapter.Model, gemini.Adapter.Model.
+type Model interface {
+	// Info names the provider and the model asked.
+	Info() RunInfo
+	// Ask makes one model call, offering the step's tools with its tool
+	// choice, and returns the calls the model asked for: none when it
+	// answered, and Again when it paused its turn (to be asked again
+	// without running anything). It adds the model's message to the
+	// conversation. It reports what streams through emit, and may hand
+	// each call whose arguments are complete to ready, with its index in
+	// the turn, so that the call starts while the model writes the next.
+	Ask(ctx context.Context, s *Step, emit func(Event), ready func(i int, call toolreg.ToolCall)) (Reply, error)
+	// Answer adds the results of a turn's calls to the conversation, in
+	// the calls' order.
+	Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error
+	// Save writes the conversation (and cursor) into s.
+	Save(s *State) error
+}
+
+// Reply is what one model call asked for.
+type Reply struct {
+	Calls []toolreg.ToolCall
+	Again bool
+	Usage Usage
+}

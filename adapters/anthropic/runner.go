@@ -113,9 +113,27 @@ func (a *Adapter) Resume(ctx context.Context, client MessagesClient, params anth
 	return a.run(ctx, &model{a: a, client: client}, params, state, opts)
 }
 
+// Model is the Messages API's side of a run, for a host that drives runs
+// itself (package toolreg/temporal asks it from an activity): it asks the
+// model with params and keeps the conversation of state (a new run when
+// state is zero, params.Messages to start with). Run and Resume use the
+// same.
+func (a *Adapter) Model(client MessagesClient, params anthropic.MessageNewParams, state *agent.State) (agent.Model, error) {
+	return a.model(&model{a: a, client: client}, params, state)
+}
+
 func (a *Adapter) run(ctx context.Context, m *model, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*Run, error) {
+	m, err := a.model(m, params, state)
+	if err != nil {
+		return m.run, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+func (a *Adapter) model(m *model, params anthropic.MessageNewParams, state *agent.State) (*model, error) {
 	if state == nil {
-		return nil, errors.New("anthropic: Resume without a state")
+		return nil, errors.New("anthropic: a model without a state")
 	}
 	m.params, m.fixedTools = params, len(params.Tools) > 0
 	m.run = &Run{State: state, Messages: slices.Clone(params.Messages)}
@@ -124,12 +142,11 @@ func (a *Adapter) run(ctx context.Context, m *model, params anthropic.MessageNew
 	if len(state.Transcript) > 0 && (state.Provider == "" || state.Provider == provider) {
 		msgs, err := decodeTranscript(state.Transcript)
 		if err != nil {
-			return m.run, fmt.Errorf("anthropic: the state's transcript is not a list of messages: %w", err)
+			return m, fmt.Errorf("anthropic: the state's transcript is not a list of messages: %w", err)
 		}
 		m.run.Messages = msgs
 	}
-	loop := &adapt.Run{Registry: a.reg, Provider: m, Name: provider, Options: opts, State: state}
-	return m.run, loop.Do(ctx)
+	return m, nil
 }
 
 // decodeTranscript is the messages a State's transcript holds. The SDK
@@ -177,16 +194,18 @@ type model struct {
 	run        *Run
 }
 
-func (m *model) Model() string { return string(m.params.Model) }
+func (m *model) Info() agent.RunInfo {
+	return agent.RunInfo{Provider: provider, Model: string(m.params.Model)}
+}
 
-func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (adapt.Reply, error) {
+func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
 		offered := s.Tools()
 		tools, err := m.a.tools(func(name string) bool { return slices.Contains(offered, name) })
 		if err != nil {
-			return adapt.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
+			return agent.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 		}
 		params.Tools = tools
 	}
@@ -205,7 +224,7 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 		msg, err = m.client.New(ctx, params)
 	}
 	if err != nil {
-		return adapt.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
+		return agent.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 	}
 	m.run.Final = msg
 	// input_tokens leaves out what was written to or read from the prompt
@@ -216,14 +235,14 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	m.run.Messages = append(m.run.Messages, msg.ToParam())
 	switch {
 	case msg.StopReason == anthropic.StopReasonToolUse:
-		return adapt.Reply{Calls: m.a.Calls(*msg), Usage: usage}, nil
+		return agent.Reply{Calls: m.a.Calls(*msg), Usage: usage}, nil
 	case msg.StopReason == anthropic.StopReasonPauseTurn:
-		return adapt.Reply{Again: true, Usage: usage}, nil // sent back as it is: the model goes on
+		return agent.Reply{Again: true, Usage: usage}, nil // sent back as it is: the model goes on
 	case truncated(msg.StopReason):
 		// Its tool_use blocks may be half written.
-		return adapt.Reply{Usage: usage}, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", s.Number, toolreg.ErrTruncated, msg.StopReason)
+		return agent.Reply{Usage: usage}, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", s.Number, toolreg.ErrTruncated, msg.StopReason)
 	}
-	return adapt.Reply{Usage: usage}, nil
+	return agent.Reply{Usage: usage}, nil
 }
 
 // truncated reports whether a message with this stop reason was cut off.

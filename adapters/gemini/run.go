@@ -136,6 +136,24 @@ func (a *Adapter) ResumeStream(ctx context.Context, client StreamingModelsClient
 	return a.resume(ctx, &runner{a: a, stream: client, model: model}, config, state, opts)
 }
 
+// Model is Gemini's side of a run, for a host that drives runs itself
+// (package toolreg/temporal asks it from an activity): it asks model with
+// config and keeps the conversation of state, or starts one from contents
+// when state holds none. Run and Resume use the same.
+func (a *Adapter) Model(client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) (agent.Model, error) {
+	m := &runner{a: a, client: client, model: model}
+	if state == nil {
+		return nil, errors.New("gemini: a model without a state")
+	}
+	if len(state.Transcript) > 0 {
+		if err := json.Unmarshal(state.Transcript, &contents); err != nil {
+			return nil, fmt.Errorf("gemini: the state's transcript is not a list of contents: %w", err)
+		}
+	}
+	m.init(contents, config, state)
+	return m, nil
+}
+
 func (a *Adapter) resume(ctx context.Context, m *runner, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
 	if state == nil {
 		return nil, errors.New("gemini: Resume without a state")
@@ -151,11 +169,15 @@ func (a *Adapter) resume(ctx context.Context, m *runner, config *genai.GenerateC
 }
 
 func (a *Adapter) run(ctx context.Context, m *runner, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
+	m.init(contents, config, state)
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+func (m *runner) init(contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) {
 	m.config = own(config)
 	m.fixedTools = declaresFunctions(m.config.Tools)
 	m.run = &Run{State: state, Contents: slices.Clone(contents)}
-	loop := &adapt.Run{Registry: a.reg, Provider: m, Name: provider, Options: opts, State: state}
-	return m.run, loop.Do(ctx)
 }
 
 // own is a copy of config that the SDK may write into: GenerateContent
@@ -192,12 +214,12 @@ type runner struct {
 	run        *Run
 }
 
-func (m *runner) Model() string { return m.model }
+func (m *runner) Info() agent.RunInfo { return agent.RunInfo{Provider: provider, Model: m.model} }
 
-func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (adapt.Reply, error) {
+func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	config, err := m.stepConfig(s)
 	if err != nil {
-		return adapt.Reply{}, err
+		return agent.Reply{}, err
 	}
 	var resp *genai.GenerateContentResponse
 	if m.stream != nil {
@@ -206,10 +228,10 @@ func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event),
 		resp, err = m.client.GenerateContent(ctx, m.model, m.run.Contents, config)
 	}
 	if err != nil {
-		return adapt.Reply{}, fmt.Errorf("gemini: step %d: %w", s.Number, err)
+		return agent.Reply{}, fmt.Errorf("gemini: step %d: %w", s.Number, err)
 	}
 	m.run.Final = resp
-	reply := adapt.Reply{Usage: usage(resp.UsageMetadata)}
+	reply := agent.Reply{Usage: usage(resp.UsageMetadata)}
 	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: reply.Usage, Response: resp})
 	cand, err := candidate(resp)
 	if err != nil {

@@ -100,18 +100,35 @@ func (a *Adapter) ResumeStreamChat(ctx context.Context, client StreamingChatClie
 	return a.runChat(ctx, &chatModel{a: a, stream: client}, params, state, opts)
 }
 
-func (a *Adapter) runChat(ctx context.Context, m *chatModel, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
+// ChatModel is Chat Completions' side of a run, for a host that drives
+// runs itself (package toolreg/temporal asks it from an activity): it asks
+// the model with params and keeps the conversation of state (a new run
+// when state is zero, params.Messages to start with). RunChat and
+// ResumeChat use the same.
+func (a *Adapter) ChatModel(client ChatClient, params openai.ChatCompletionNewParams, state *agent.State) (agent.Model, error) {
+	return a.chatModel(&chatModel{a: a, client: client}, params, state)
+}
+
+func (a *Adapter) chatModel(m *chatModel, params openai.ChatCompletionNewParams, state *agent.State) (*chatModel, error) {
 	if state == nil {
-		return nil, errors.New("openai: ResumeChat without a state")
+		return nil, errors.New("openai: a chat model without a state")
 	}
 	m.params, m.fixedTools = params, len(params.Tools) > 0
 	m.run = &ChatRun{State: state, Messages: slices.Clone(params.Messages)}
 	if len(state.Transcript) > 0 {
 		if err := json.Unmarshal(state.Transcript, &m.run.Messages); err != nil {
-			return m.run, fmt.Errorf("openai: the state's transcript is not a list of chat messages: %w", err)
+			return m, fmt.Errorf("openai: the state's transcript is not a list of chat messages: %w", err)
 		}
 	}
-	loop := &adapt.Run{Registry: a.reg, Provider: m, Name: chatProvider, Options: opts, State: state}
+	return m, nil
+}
+
+func (a *Adapter) runChat(ctx context.Context, m *chatModel, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
+	m, err := a.chatModel(m, params, state)
+	if err != nil {
+		return m.run, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
 	return m.run, loop.Do(ctx)
 }
 
@@ -125,15 +142,17 @@ type chatModel struct {
 	run        *ChatRun
 }
 
-func (m *chatModel) Model() string { return string(m.params.Model) }
+func (m *chatModel) Info() agent.RunInfo {
+	return agent.RunInfo{Provider: chatProvider, Model: string(m.params.Model)}
+}
 
-func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (adapt.Reply, error) {
+func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
 		tools, err := m.a.chatToolsNamed(s.Tools())
 		if err != nil {
-			return adapt.Reply{}, err
+			return agent.Reply{}, err
 		}
 		params.Tools = tools
 	}
@@ -148,21 +167,21 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 		resp, err = m.client.New(ctx, params)
 	}
 	if err != nil {
-		return adapt.Reply{}, fmt.Errorf("openai: step %d: %w", s.Number, err)
+		return agent.Reply{}, fmt.Errorf("openai: step %d: %w", s.Number, err)
 	}
 	m.run.Final = resp
 	usage := agent.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens}
 	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage, Response: resp})
 	if len(resp.Choices) == 0 {
-		return adapt.Reply{}, fmt.Errorf("openai: step %d: the response has no choices", s.Number)
+		return agent.Reply{}, fmt.Errorf("openai: step %d: the response has no choices", s.Number)
 	}
 	msg := resp.Choices[0].Message
 	m.run.Messages = append(m.run.Messages, msg.ToParam())
 	if resp.Choices[0].FinishReason == "length" {
 		// Cut off by a token limit: its tool calls may be half written.
-		return adapt.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (finish_reason length)", s.Number, toolreg.ErrTruncated)
+		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (finish_reason length)", s.Number, toolreg.ErrTruncated)
 	}
-	return adapt.Reply{Calls: m.a.ChatCalls(msg), Usage: usage}, nil
+	return agent.Reply{Calls: m.a.ChatCalls(msg), Usage: usage}, nil
 }
 
 func (m *chatModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {

@@ -87,9 +87,24 @@ func (a *Adapter) ResumeStreamResponses(ctx context.Context, client StreamingRes
 	return a.runResponses(ctx, &responsesModel{a: a, stream: client}, params, state, opts)
 }
 
+// ResponsesModel is the Responses API's side of a run, as ChatModel is for
+// chat.
+func (a *Adapter) ResponsesModel(client ResponsesClient, params responses.ResponseNewParams, state *agent.State) (agent.Model, error) {
+	return a.responsesModel(&responsesModel{a: a, client: client}, params, state)
+}
+
 func (a *Adapter) runResponses(ctx context.Context, m *responsesModel, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
+	m, err := a.responsesModel(m, params, state)
+	if err != nil {
+		return m.run, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNewParams, state *agent.State) (*responsesModel, error) {
 	if state == nil {
-		return nil, errors.New("openai: ResumeResponses without a state")
+		return nil, errors.New("openai: a Responses model without a state")
 	}
 	m.params, m.fixedTools = params, len(params.Tools) > 0
 	m.run = &ResponsesRun{State: state}
@@ -99,12 +114,11 @@ func (a *Adapter) runResponses(ctx context.Context, m *responsesModel, params re
 	if len(state.Transcript) > 0 {
 		var items []responses.ResponseInputItemUnionParam
 		if err := json.Unmarshal(state.Transcript, &items); err != nil {
-			return m.run, fmt.Errorf("openai: the state's transcript is not a list of input items: %w", err)
+			return m, fmt.Errorf("openai: the state's transcript is not a list of input items: %w", err)
 		}
 		m.params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
 	}
-	loop := &adapt.Run{Registry: a.reg, Provider: m, Name: responsesProvider, Options: opts, State: state}
-	return m.run, loop.Do(ctx)
+	return m, nil
 }
 
 // responsesModel is the Responses API's side of the loop, for one run.
@@ -118,14 +132,16 @@ type responsesModel struct {
 	run        *ResponsesRun
 }
 
-func (m *responsesModel) Model() string { return string(m.params.Model) }
+func (m *responsesModel) Info() agent.RunInfo {
+	return agent.RunInfo{Provider: responsesProvider, Model: string(m.params.Model)}
+}
 
-func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (adapt.Reply, error) {
+func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	params := m.params
 	if !m.fixedTools {
 		all, err := m.a.ResponsesTools()
 		if err != nil {
-			return adapt.Reply{}, err
+			return agent.Reply{}, err
 		}
 		names := s.Tools()
 		params.Tools = slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !slices.Contains(names, t.OfFunction.Name) })
@@ -141,7 +157,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 		resp, err = m.client.New(ctx, params)
 	}
 	if err != nil {
-		return adapt.Reply{}, fmt.Errorf("openai: step %d: %w", s.Number, err)
+		return agent.Reply{}, fmt.Errorf("openai: step %d: %w", s.Number, err)
 	}
 	m.unsent = nil
 	m.run.Final = resp
@@ -150,10 +166,10 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 	usage := agent.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens}
 	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage, Response: resp})
 	if resp.Status == "incomplete" {
-		return adapt.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (%s)", s.Number, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
+		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (%s)", s.Number, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
 	}
 	m.params.PreviousResponseID = openai.String(resp.ID)
-	return adapt.Reply{Calls: m.a.ResponsesCalls(resp.Output), Usage: usage}, nil
+	return agent.Reply{Calls: m.a.ResponsesCalls(resp.Output), Usage: usage}, nil
 }
 
 func (m *responsesModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {

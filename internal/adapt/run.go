@@ -11,41 +11,22 @@ import (
 	"github.com/toolreg/toolreg/agent"
 )
 
-// Provider is one provider's side of the agent loop: asking the model and
-// keeping its transcript. Everything else (steps, approvals, interrupts,
-// retries, stops, events, the State) is the loop's, the same for all.
-type Provider interface {
-	// Model is the model the requests name.
-	Model() string
-	// Ask makes one model call, offering the step's tools with its tool
-	// choice, and returns the calls the model asked for: none when it
-	// answered, and Again when it paused its turn (to be asked again
-	// without running anything). It adds the model's message to the
-	// transcript. It reports what streams through emit, and hands each call
-	// whose arguments are complete to ready with its index in the turn, so
-	// that it may start while the model writes the next.
-	Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(i int, call toolreg.ToolCall)) (Reply, error)
-	// Answer adds the results of a turn's calls to the transcript, in the
-	// calls' order.
-	Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error
-	// Save writes the transcript (and cursor) into s.
-	Save(s *agent.State) error
-}
-
-// Reply is what one model call asked for.
-type Reply struct {
-	Calls []toolreg.ToolCall
-	Again bool
-	Usage agent.Usage
-}
-
 // Run is one run of the loop.
 type Run struct {
 	Registry *toolreg.Registry
-	Provider Provider
-	Name     string // the provider's name, in CallInfo and the State
+	Model    agent.Model
 	Options  agent.Options
 	State    *agent.State // the run's state; a paused one when resuming
+
+	// Exec, when set, runs a turn's calls, each with its CallInfo, and
+	// returns their outputs in order (a durable workflow runs each as an
+	// activity); nil runs them through the registry at once.
+	Exec func(ctx context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output
+	// Wait, when set, is called when calls wait for the host: it returns
+	// once the State's pending calls are decided (a durable workflow waits
+	// for a signal, for days if need be), and the run goes on. Without it
+	// the run returns agent.ErrPaused.
+	Wait func(ctx context.Context, st *agent.State) error
 }
 
 // Do runs the loop until the model answers, the run pauses (agent.ErrPaused)
@@ -53,20 +34,20 @@ type Run struct {
 // outcome.
 func (r *Run) Do(ctx context.Context) (err error) {
 	st := r.State
-	if st.Provider != "" && st.Provider != r.Name {
-		return fmt.Errorf("agent: a state of provider %q cannot resume on %q", st.Provider, r.Name)
+	info := r.Model.Info()
+	if st.Provider != "" && st.Provider != info.Provider {
+		return fmt.Errorf("agent: a state of provider %q cannot resume on %q", st.Provider, info.Provider)
 	}
-	st.Provider = r.Name
+	st.Provider = info.Provider
 	if st.Retries == nil {
 		st.Retries = map[string]int{}
 	}
-	info := agent.RunInfo{Provider: r.Name, Model: r.Provider.Model()}
 	if obs := r.Options.Observer; obs != nil {
 		ctx = obs.RunStarted(ctx, info)
 		defer func() { obs.RunEnded(ctx, info, err) }()
 	}
 	defer func() {
-		if serr := r.Provider.Save(st); serr != nil && err == nil {
+		if serr := r.Model.Save(st); serr != nil && err == nil {
 			err = fmt.Errorf("agent: saving the run's state: %w", serr)
 		}
 	}()
@@ -76,7 +57,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 		}
 		turn := st.Turn
 		st.Turn = nil
-		if err := r.finish(ctx, st.Steps, turn, nil); err != nil {
+		if err := r.settle(ctx, st.Steps, turn, nil); err != nil {
 			return err
 		}
 	}
@@ -120,21 +101,39 @@ func (r *Run) Do(ctx context.Context) (err error) {
 				calls[i].Status = agent.StatusApproval
 			}
 		}
-		if err := r.finish(ctx, st.Steps, calls, early); err != nil {
+		if err := r.settle(ctx, st.Steps, calls, early); err != nil {
 			return err
 		}
 	}
 }
 
+// settle finishes a turn and, while it pauses and the run has a Wait,
+// waits for the host's decisions and finishes it again.
+func (r *Run) settle(ctx context.Context, step int, calls []agent.Call, early *starter) error {
+	err := r.finish(ctx, step, calls, early)
+	for r.Wait != nil && errors.Is(err, agent.ErrPaused) {
+		if err := r.Wait(ctx, r.State); err != nil {
+			return err
+		}
+		if pending := r.State.Pending(); len(pending) > 0 {
+			return fmt.Errorf("%w: %s (%s)", agent.ErrUndecided, pending[0].Key(), pending[0].Status)
+		}
+		turn := r.State.Turn
+		r.State.Turn = nil
+		err = r.finish(ctx, step, turn, nil)
+	}
+	return err
+}
+
 // ask makes the step's model call, seen by the Observer.
-func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (Reply, error) {
+func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (agent.Reply, error) {
 	obs := r.Options.Observer
 	if obs == nil {
-		return r.Provider.Ask(ctx, step, r.emit, early.start)
+		return r.Model.Ask(ctx, step, r.emit, early.start)
 	}
 	call := agent.ModelCall{RunInfo: info, Step: step.Number}
 	mctx := obs.ModelCallStarted(ctx, call)
-	reply, err := r.Provider.Ask(mctx, step, r.emit, early.start)
+	reply, err := r.Model.Ask(mctx, step, r.emit, early.start)
 	obs.ModelCallEnded(mctx, call, reply.Usage, err)
 	return reply, err
 }
@@ -180,7 +179,7 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 		}
 	}
 	if len(toRun) > 0 {
-		results := r.Registry.CallAll(r.callContext(ctx, step, calls), toRun)
+		results := r.exec(ctx, step, calls, toRun)
 		for j, i := range toRunAt {
 			outs[i] = &results[j]
 		}
@@ -222,7 +221,7 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 		}
 		touts[i] = *outs[i]
 	}
-	if err := r.Provider.Answer(tcalls, touts); err != nil {
+	if err := r.Model.Answer(tcalls, touts); err != nil {
 		return err
 	}
 	for i, c := range tcalls {
@@ -268,8 +267,22 @@ func bound(n, def int) int {
 	return n
 }
 
-// callContext tells each call of the turn its CallInfo.
-func (r *Run) callContext(ctx context.Context, step int, calls []agent.Call) context.Context {
+// exec runs calls of the turn calls, with Exec or through the registry.
+func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []toolreg.ToolCall) []toolreg.Output {
+	info := r.callInfo(step, turn)
+	if r.Exec == nil {
+		return r.Registry.CallAll(toolreg.WithCallInfo(ctx, info), calls)
+	}
+	infos := make([]toolreg.CallInfo, len(calls))
+	for i, c := range calls {
+		infos[i] = info(c)
+		infos[i].ID, infos[i].Tool = c.ID, c.Name
+	}
+	return r.Exec(ctx, calls, infos)
+}
+
+// callInfo tells each call of the turn its CallInfo.
+func (r *Run) callInfo(step int, calls []agent.Call) func(toolreg.ToolCall) toolreg.CallInfo {
 	answers := map[string]json.RawMessage{}
 	for _, c := range calls {
 		if c.Status == agent.StatusAnswered {
@@ -284,8 +297,8 @@ func (r *Run) callContext(ctx context.Context, step int, calls []agent.Call) con
 	for _, c := range calls {
 		keys[c.ID] = c.Key()
 	}
-	return toolreg.WithCallInfo(ctx, func(call toolreg.ToolCall) toolreg.CallInfo {
-		info := toolreg.CallInfo{Step: step, Provider: r.Name, Attempt: retries[call.Name] + 1}
+	return func(call toolreg.ToolCall) toolreg.CallInfo {
+		info := toolreg.CallInfo{Step: step, Provider: r.State.Provider, Attempt: retries[call.Name] + 1}
 		if call.ID != "" {
 			info.Answer = answers[keys[call.ID]]
 		} else {
@@ -296,7 +309,7 @@ func (r *Run) callContext(ctx context.Context, step int, calls []agent.Call) con
 			}
 		}
 		return info
-	})
+	}
 }
 
 func (r *Run) emit(e agent.Event) {
@@ -335,7 +348,7 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	go func() {
 		defer s.wg.Done()
 		calls := []agent.Call{{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}}
-		out := s.r.Registry.CallAll(s.r.callContext(s.ctx, s.step, calls), []toolreg.ToolCall{call})[0]
+		out := s.r.exec(s.ctx, s.step, calls, []toolreg.ToolCall{call})[0]
 		s.mu.Lock()
 		s.outs[i] = out
 		s.mu.Unlock()

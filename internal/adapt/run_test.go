@@ -24,17 +24,17 @@ type script struct {
 	streaming bool // hand calls to ready as they are "written"
 }
 
-func (p *script) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (Reply, error) {
+func (p *script) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	p.offered = append(p.offered, s.Tools())
 	p.choices = append(p.choices, s.Choice)
 	if len(p.replies) == 0 {
-		return Reply{}, errors.New("the script has no more replies")
+		return agent.Reply{}, errors.New("the script has no more replies")
 	}
 	calls := p.replies[0]
 	p.replies = p.replies[1:]
 	if len(calls) == 0 {
 		p.lines = append(p.lines, "assistant: done")
-		return Reply{}, nil
+		return agent.Reply{}, nil
 	}
 	for i, c := range calls {
 		p.lines = append(p.lines, fmt.Sprintf("assistant calls %s %s", c.Name, c.Arguments))
@@ -44,10 +44,10 @@ func (p *script) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event),
 	}
 	usage := agent.Usage{InputTokens: 10, OutputTokens: 5}
 	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage})
-	return Reply{Calls: calls, Usage: usage}, nil
+	return agent.Reply{Calls: calls, Usage: usage}, nil
 }
 
-func (p *script) Model() string { return "scripted" }
+func (p *script) Info() agent.RunInfo { return agent.RunInfo{Provider: "script", Model: "scripted"} }
 
 func (p *script) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
 	for i, c := range calls {
@@ -103,8 +103,8 @@ func testRegistry(infos *[]toolreg.CallInfo) *toolreg.Registry {
 	return reg
 }
 
-func newRun(reg *toolreg.Registry, p Provider, opts agent.Options) *Run {
-	return &Run{Registry: reg, Provider: p, Name: "script", Options: opts, State: &agent.State{}}
+func newRun(reg *toolreg.Registry, p agent.Model, opts agent.Options) *Run {
+	return &Run{Registry: reg, Model: p, Options: opts, State: &agent.State{}}
 }
 
 // roundTrip sends a State through JSON, as a host that stores it does.
@@ -152,13 +152,13 @@ func TestApproveThenResume(t *testing.T) {
 			if len(infos) != 1 || infos[0].Tool != "weather" {
 				t.Fatalf("only weather may have run before approval: %+v", infos)
 			}
-			if err := (&Run{Registry: reg, Provider: p, Name: "script", State: st}).Do(context.Background()); !errors.Is(err, agent.ErrUndecided) {
+			if err := (&Run{Registry: reg, Model: p, State: st}).Do(context.Background()); !errors.Is(err, agent.ErrUndecided) {
 				t.Fatalf("resume without a decision: %v", err)
 			}
 			if err := st.Approve("2"); err != nil {
 				t.Fatal(err)
 			}
-			r2 := &Run{Registry: reg, Provider: p, Name: "script", State: st, Options: r.Options}
+			r2 := &Run{Registry: reg, Model: p, State: st, Options: r.Options}
 			if err := r2.Do(context.Background()); err != nil {
 				t.Fatal(err)
 			}
@@ -246,7 +246,7 @@ func TestInterruptThenAnswer(t *testing.T) {
 	if err := st.Answer("p", "Savoy"); err != nil {
 		t.Fatal(err)
 	}
-	if err := (&Run{Registry: reg, Provider: p, Name: "script", State: st}).Do(context.Background()); err != nil {
+	if err := (&Run{Registry: reg, Model: p, State: st}).Do(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{`assistant calls pick {"city":"London"}`, `assistant calls weather {"city":"London"}`, `pick -> picked "Savoy"`, "weather -> sunny in London", "assistant: done"}
@@ -353,8 +353,57 @@ func TestMaxStepsAcrossAResume(t *testing.T) {
 }
 
 func TestAStateResumesOnItsProviderOnly(t *testing.T) {
-	r := &Run{Registry: toolreg.NewRegistry(), Provider: &script{}, Name: "other", State: &agent.State{Provider: "script"}}
+	r := &Run{Registry: toolreg.NewRegistry(), Model: other{&script{}}, State: &agent.State{Provider: "script"}}
 	if err := r.Do(context.Background()); err == nil || !strings.Contains(err.Error(), `provider "script" cannot resume on "other"`) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// other is a script that says it is another provider.
+type other struct{ *script }
+
+func (other) Info() agent.RunInfo { return agent.RunInfo{Provider: "other"} }
+
+// TestWaitAndExec: a driver that waits for the host in place of pausing,
+// and runs calls itself, as a durable workflow does.
+func TestWaitAndExec(t *testing.T) {
+	var infos []toolreg.CallInfo
+	reg := testRegistry(&infos)
+	p := &script{replies: [][]toolreg.ToolCall{{call("w", "weather", `{"city":"Oslo"}`), call("b", "book", `{"city":"Oslo"}`)}, {}}}
+	var seen []toolreg.CallInfo
+	waits := 0
+	r := newRun(reg, p, agent.Options{})
+	r.Exec = func(ctx context.Context, calls []toolreg.ToolCall, in []toolreg.CallInfo) []toolreg.Output {
+		seen = append(seen, in...)
+		return r.Registry.CallAll(ctx, calls)
+	}
+	r.Wait = func(ctx context.Context, st *agent.State) error {
+		waits++
+		return st.Approve("b")
+	}
+	if err := r.Do(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := []toolreg.CallInfo{
+		{ID: "w", Tool: "weather", Step: 1, Attempt: 1, Provider: "script"},
+		{ID: "b", Tool: "book", Step: 1, Attempt: 1, Provider: "script"},
+	}
+	if diff := cmp.Diff(want, seen); diff != "" || waits != 1 {
+		t.Errorf("%d waits; infos (-want +got):\n%s", waits, diff)
+	}
+	if got := lines(t, r.State); got[2] != "weather -> sunny in Oslo" || got[3] != "book -> booked Oslo" {
+		t.Errorf("transcript %q", got)
+	}
+
+	// A Wait that decides nothing, or fails, ends the run.
+	for _, wait := range []func(context.Context, *agent.State) error{
+		func(context.Context, *agent.State) error { return nil },
+		func(context.Context, *agent.State) error { return context.Canceled },
+	} {
+		r := newRun(reg, &script{replies: [][]toolreg.ToolCall{{call("b", "book", `{"city":"x"}`)}}}, agent.Options{})
+		r.Wait = wait
+		if err := r.Do(context.Background()); !errors.Is(err, agent.ErrUndecided) && !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v", err)
+		}
 	}
 }
