@@ -5,7 +5,7 @@ package toolreg
 // registry-wide rule (every call of a tool tagged "write", every call from
 // a given model). Runners ask NeedsApproval before running a call.
 func WithApprovalPolicy(policy func(call ToolCall) bool) RegistryOption {
-	return func(r *Registry) { r.approval = policy }
+	return RegistryOption{func(r *Registry) { r.approval = policy }}
 }
 
 // NeedsApproval reports whether call must wait for the host's approval

@@ -43,7 +43,9 @@ func NewDynamic[Result any](name, description string, schema json.RawMessage, fn
 	}
 	o := toolOptions{limits: args.Limits{MaxBytes: DefaultMaxArgumentBytes, MaxDepth: DefaultMaxDepth, MaxValues: DefaultMaxValues}}
 	for _, opt := range opts {
-		opt(&o)
+		if opt.apply != nil { // the zero Option does nothing
+			opt.apply(&o)
+		}
 	}
 	input := append(json.RawMessage(nil), schema...)
 	check, err := args.CompileDynamic(input, o.limits)
@@ -82,5 +84,5 @@ func MustNewDynamic[Result any](name, description string, schema json.RawMessage
 // Schema of its structured results (Output.Structured), which MCP clients
 // receive as outputSchema. It must compile as draft 2020-12.
 func WithOutputSchema(schema json.RawMessage) Option {
-	return func(o *toolOptions) { o.output = append(json.RawMessage(nil), schema...) }
+	return Option{func(o *toolOptions) { o.output = append(json.RawMessage(nil), schema...) }}
 }

@@ -60,12 +60,14 @@ type snapshot struct {
 }
 
 // RegistryOption configures a Registry.
-type RegistryOption func(*Registry)
+type RegistryOption struct {
+	apply func(*Registry)
+}
 
 // WithMaxConcurrency bounds how many calls of one CallAll run at once;
 // n < 1 means 1.
 func WithMaxConcurrency(n int) RegistryOption {
-	return func(r *Registry) { r.concurrency = max(n, 1) }
+	return RegistryOption{func(r *Registry) { r.concurrency = max(n, 1) }}
 }
 
 // WithDefaultTimeout bounds every call of the registry's tools to d, on
@@ -73,7 +75,7 @@ func WithMaxConcurrency(n int) RegistryOption {
 // the whole call, middleware included: a tool or a middleware that ignores
 // its context still yields a timeout result on time; see WithTimeout.
 func WithDefaultTimeout(d time.Duration) RegistryOption {
-	return func(r *Registry) { r.timeout = d }
+	return RegistryOption{func(r *Registry) { r.timeout = d }}
 }
 
 // DefaultMaxAbandoned bounds the calls a registry lets run on after their
@@ -86,21 +88,23 @@ const DefaultMaxAbandoned = 1000
 // matches ErrOverloaded. n < 1 means no bound. Read the count with
 // Abandoned.
 func WithMaxAbandoned(n int) RegistryOption {
-	return func(r *Registry) { r.maxAbandoned = n }
+	return RegistryOption{func(r *Registry) { r.maxAbandoned = n }}
 }
 
 // WithLogger sets where the registry reports what goes wrong on the host's
 // side and has no caller to return to (an OnAdd listener that panics).
 // The default is slog.Default().
 func WithLogger(l *slog.Logger) RegistryOption {
-	return func(r *Registry) { r.logger = l }
+	return RegistryOption{func(r *Registry) { r.logger = l }}
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
 	r := &Registry{concurrency: DefaultMaxConcurrency, maxAbandoned: DefaultMaxAbandoned}
 	for _, o := range opts {
-		o(r)
+		if o.apply != nil {
+			o.apply(r)
+		}
 	}
 	if r.logger == nil {
 		r.logger = slog.Default()

@@ -53,7 +53,9 @@ type Tool[Args, Result any] struct {
 }
 
 // Option configures a tool at declaration.
-type Option func(*toolOptions)
+type Option struct {
+	apply func(*toolOptions)
+}
 
 type toolOptions struct {
 	title    string
@@ -81,19 +83,19 @@ const (
 // context or the registry's WithDefaultTimeout; a call under a deadline
 // runs the function on a goroutine of its own (about 1µs more).
 func WithTimeout(d time.Duration) Option {
-	return func(o *toolOptions) { o.timeout = d }
+	return Option{func(o *toolOptions) { o.timeout = d }}
 }
 
 // WithMaxArgumentBytes refuses calls whose arguments are larger than n
 // bytes (DefaultMaxArgumentBytes unless set), before reading them.
 func WithMaxArgumentBytes(n int) Option {
-	return func(o *toolOptions) { o.limits.MaxBytes = n }
+	return Option{func(o *toolOptions) { o.limits.MaxBytes = n }}
 }
 
 // WithMaxDepth refuses calls whose arguments nest objects and arrays deeper
 // than n levels (DefaultMaxDepth unless set).
 func WithMaxDepth(n int) Option {
-	return func(o *toolOptions) { o.limits.MaxDepth = n }
+	return Option{func(o *toolOptions) { o.limits.MaxDepth = n }}
 }
 
 // WithMaxValues refuses calls whose arguments hold more than n values
@@ -101,7 +103,7 @@ func WithMaxDepth(n int) Option {
 // set), before reading them. With the byte limit it bounds what one call
 // costs: see the README's Limits.
 func WithMaxValues(n int) Option {
-	return func(o *toolOptions) { o.limits.MaxValues = n }
+	return Option{func(o *toolOptions) { o.limits.MaxValues = n }}
 }
 
 // WithApproval makes every call of the tool wait for the host's approval:
@@ -109,13 +111,13 @@ func WithMaxValues(n int) Option {
 // runs it only once the host approves. Use it for tools with effects a
 // person should confirm (send, pay, delete).
 func WithApproval() Option {
-	return func(o *toolOptions) { o.approval = true }
+	return Option{func(o *toolOptions) { o.approval = true }}
 }
 
 // WithTags labels the tool, for choosing which tools a step of a run offers
 // (agent.Step) and for views of a registry (Registry.Select with Tagged).
 func WithTags(tags ...string) Option {
-	return func(o *toolOptions) { o.tags = append(o.tags, tags...) }
+	return Option{func(o *toolOptions) { o.tags = append(o.tags, tags...) }}
 }
 
 // WithExamples gives example arguments of the tool, as values of its Args
@@ -125,17 +127,17 @@ func WithTags(tags ...string) Option {
 // provider takes them (Anthropic's input_examples), and toolregtest checks
 // that each dispatches.
 func WithExamples[A any](examples ...A) Option {
-	return func(o *toolOptions) {
+	return Option{func(o *toolOptions) {
 		for _, ex := range examples {
 			o.examples = append(o.examples, ex)
 		}
-	}
+	}}
 }
 
 // WithTitle sets a human-readable title, shown by clients that have one
 // (MCP). The model-facing text stays the description.
 func WithTitle(title string) Option {
-	return func(o *toolOptions) { o.title = title }
+	return Option{func(o *toolOptions) { o.title = title }}
 }
 
 // New declares a tool. The name must follow ValidName; the description
@@ -168,7 +170,9 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	}
 	o := toolOptions{limits: args.Limits{MaxBytes: DefaultMaxArgumentBytes, MaxDepth: DefaultMaxDepth, MaxValues: DefaultMaxValues}}
 	for _, opt := range opts {
-		opt(&o)
+		if opt.apply != nil { // the zero Option does nothing
+			opt.apply(&o)
+		}
 	}
 	t := &Tool[Args, Result]{name: name, description: description, fn: fn, opts: o}
 
