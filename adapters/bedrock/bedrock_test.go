@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
@@ -54,7 +55,7 @@ func TestToolsCached(t *testing.T) {
 }
 
 // TestUnsupportedSchema: a schema Converse cannot take is an error naming
-// the tool and the field.
+// the tool and the field, for Tools and for a run offering the tool.
 func TestUnsupportedSchema(t *testing.T) {
 	type node struct {
 		Name string `json:"name"`
@@ -68,6 +69,13 @@ func TestUnsupportedSchema(t *testing.T) {
 	}))
 	_, err := New(reg).Tools()
 	adapttest.WantUnsupported(t, err, "tree", "root.kids")
+
+	api := fakeBedrock(answer("never sent"))
+	_, err = New(reg).Run(context.Background(), newClient(t, api), converseInput(), agent.Options{})
+	adapttest.WantUnsupported(t, err, "tree", "root.kids")
+	if len(api.Requests) != 0 {
+		t.Errorf("%d requests sent", len(api.Requests))
+	}
 }
 
 // TestCall: the toolUse blocks of an assistant message become calls, and
