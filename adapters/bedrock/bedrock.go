@@ -69,8 +69,8 @@ func build(t toolreg.AnyTool) (types.ToolSpecification, error) {
 // schemas) make it fail with an error matching
 // toolreg.ErrUnsupportedSchema for each, naming the tool and the field.
 //
-// Converse writes the schema's objects with their keys in sorted order:
-// its document encoder knows no other.
+// The SDK writes a schema's objects with their keys sorted: its document
+// encoder knows no other order.
 func (a *Adapter) Tools() ([]types.Tool, error) {
 	_, specs, err := a.defs.All()
 	if err != nil {
