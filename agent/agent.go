@@ -1,5 +1,6 @@
 // Package agent steers the runs of toolreg's runners (openai.RunChat,
-// openai.RunResponses, anthropic.Run, gemini.Run): the options every runner
+// openai.RunResponses, anthropic.Run, gemini.Run, bedrock.Run, and their
+// streaming forms): the options every runner
 // takes, the hook that chooses each step's tools, the events a run reports
 // as it goes, and the state of a paused run, which the host resumes after
 // approving calls or answering a tool's question.

@@ -50,8 +50,8 @@ type Event struct {
 	Output toolreg.Output   // CallResult
 	Usage  Usage            // StepDone
 	// Response is the provider's response of the step (StepDone):
-	// *openai.ChatCompletion, *responses.Response, *anthropic.Message or
-	// *genai.GenerateContentResponse.
+	// *openai.ChatCompletion, *responses.Response, *anthropic.Message,
+	// *genai.GenerateContentResponse or *bedrockruntime.ConverseOutput.
 	Response any
 }
 
