@@ -103,7 +103,7 @@ var ErrInvalidStep = errors.New("invalid step")
 // conversation. Each adapter makes the one its runners use, and exports it
 // for hosts that drive runs themselves (package toolreg/temporal asks the
 // model in an activity): openai.Adapter.ChatModel, ResponsesModel,
-// anthropic.Adapter.Model, gemini.Adapter.Model.
+// anthropic.Adapter.Model, gemini.Adapter.Model, bedrock.Adapter.Model.
 type Model interface {
 	// Info names the provider and the model asked.
 	Info() RunInfo
