@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/internal/nodetest"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -208,21 +208,7 @@ func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
 // without them, unless TOOLREG_REQUIRE_NODE is set, as .ci/run does.
 func TestNodeClient(t *testing.T) {
 	dir := filepath.Join("testdata", "node")
-	missing := func(why string) {
-		t.Helper()
-		msg := why + "; to run this test, install Node.js 20 or later and run: cd examples/mcpserver/testdata/node && npm ci"
-		if os.Getenv("TOOLREG_REQUIRE_NODE") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node is not installed")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		missing("the node packages are not installed")
-	}
+	node := nodetest.Node(t, dir, "@modelcontextprotocol/sdk")
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH to build the server")
