@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/examples/mcpserver/tools"
 	"github.com/toolreg/toolreg/internal/nodetest"
 )
 
@@ -71,7 +72,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 // over in-memory transports.
 func inMemory(t *testing.T, logger *slog.Logger) *mcp.ClientSession {
 	t.Helper()
-	server, err := newServer(logger)
+	server, err := tools.NewServer(logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // without it, which fails.
 func TestStreamableHTTP(t *testing.T) {
 	const token = "test-token"
-	server, err := newServer(quiet())
+	server, err := tools.NewServer(quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestStreamableHTTP(t *testing.T) {
 // TestServeHTTPNeedsATokenBeyondLoopback: -http on an address other
 // machines reach is refused without a token.
 func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
-	server, err := newServer(quiet())
+	server, err := tools.NewServer(quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
