@@ -20,6 +20,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/anthropic"
+	"github.com/toolreg/toolreg/adapters/gemini"
 	"github.com/toolreg/toolreg/adapters/openai"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
@@ -113,6 +114,26 @@ func TestEverythingServer(t *testing.T) {
 	if structured.OutputSchema() == nil {
 		t.Error("get-structured-content has no output schema")
 	}
+
+	t.Run("every dialect", func(t *testing.T) {
+		for name, definitions := range map[string]func() error{
+			"OpenAI Chat":      func() error { _, err := openai.New(reg).ChatTools(); return err },
+			"OpenAI Responses": func() error { _, err := openai.New(reg).ResponsesTools(); return err },
+			"OpenAI strict":    func() error { _, err := openai.New(reg, openai.WithStrict()).ChatTools(); return err },
+			"Anthropic":        func() error { _, err := anthropic.New(reg).Tools(); return err },
+			"Anthropic strict": func() error { _, err := anthropic.New(reg, anthropic.WithStrict()).Tools(); return err },
+			"Gemini":           func() error { _, err := gemini.New(reg).Tools(); return err },
+			"Gemini legacy":    func() error { _, err := gemini.New(reg, gemini.WithLegacySchema()).Tools(); return err },
+			"MCP, served again": func() error {
+				_, err := AddTools(mcp.NewServer(&mcp.Implementation{Name: "again"}, nil), reg)
+				return err
+			},
+		} {
+			if err := definitions(); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+		}
+	})
 
 	t.Run("OpenAI strict", func(t *testing.T) {
 		api := &adapttest.API{Error: func(msg string) string { return `{"error":{"message":` + msg + `}}` }, Replies: []string{
