@@ -8,13 +8,13 @@
 // Go tools and reach any provider's model (and MCP clients again, with
 // AddTools).
 //
-// Calls go through Registry.Call, so a client gets toolreg's validation and
-// messages, not the SDK's: invalid arguments, a tool's error and a panic are
-// results with isError set, whose text tells the model what to fix; only an
-// unknown tool is a protocol error (JSON-RPC -32602, as the specification
-// asks). The registry's middleware (Registry.Use) sees every call: log,
-// meter or authorise calls there, with the details the client never sees
-// (Output.Err holds a panic's stack).
+// Served calls go through Registry.Call, so a client gets toolreg's
+// validation and messages, not the SDK's: invalid arguments, a tool's error
+// and a panic are results with isError set, whose text tells the model what
+// to fix; only an unknown tool is a protocol error (JSON-RPC -32602, as the
+// specification asks). The registry's middleware (Registry.Use) sees every
+// call: log, meter or authorise calls there, with the details the client
+// never sees (Output.Err holds a panic's stack).
 //
 // The SDK negotiates the protocol revision with each client (2026-07-28
 // with clients that speak it, 2025-11-25 and older through the initialize
@@ -76,7 +76,13 @@ type Adapter struct {
 //     block keeps the unwrapped JSON the model reads. A schema that cannot be
 //     wrapped faithfully (a $ref outside #/$defs, an $id or an anchor) is
 //     left out, and that tool's results are text only;
-//   - annotations, from Annotate.
+//   - annotations: those a tool imported from another MCP server came with
+//     (see Importer), and Annotate's over them.
+//
+// A tool imported from another server is served while that server offers
+// it: when the server withdraws it, or its session ends, clients stop
+// seeing it (and are told with notifications/tools/list_changed) until it
+// is back.
 //
 // The SDK lists tools sorted by name, and replaces a tool it already serves
 // under the same name.

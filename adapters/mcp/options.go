@@ -183,9 +183,10 @@ func ToolOptions(opts func(tool *mcp.Tool) []toolreg.Option) ImportOption {
 
 // OnChange calls fn after each import or refresh that changed which tools
 // can be called, or that failed (err, which joins the reasons of every tool
-// that could not be imported). It runs on the goroutine that refreshed
-// (for a refresh the server asked for, the session's), after the change,
-// and must not block for long. Use it to log what a server's changes did.
+// that could not be imported), and when the session ends (err matches
+// ErrDisconnected). It runs after the change, on the goroutine that made
+// it (for a refresh the server asked for, the session's), and must not
+// block for long. Use it to log what a server's changes did.
 func OnChange(fn func(Change, error)) ImportOption {
 	return ImportOption{func(c *importConfig) { c.onChange = fn }}
 }
