@@ -142,7 +142,7 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 			// A tool the server stopped offering stays in the registry
 			// (a registry only grows): hide it from the model.
 			PrepareStep: func(_ context.Context, s *agent.Step) error { return s.Hide(importer.Unavailable()...) },
-			OnEvent:     transcript(w, remote),
+			OnEvent:     transcript(w, importer),
 		})
 	if err != nil {
 		var apiErr *openai.Error
@@ -185,14 +185,17 @@ func connect(ctx context.Context, command []string, importer *toolmcp.Importer) 
 }
 
 // transcript prints each call as the model makes it, naming the MCP tool
-// behind an imported one, then its result.
-func transcript(w io.Writer, remote map[string]string) func(agent.Event) {
+// behind an imported one (the server may add tools during the run), then
+// its result.
+func transcript(w io.Writer, importer *toolmcp.Importer) func(agent.Event) {
 	return func(e agent.Event) {
 		switch e.Kind {
 		case agent.CallReady:
 			via := "Go"
-			if name, ok := remote[e.Call.Name]; ok {
-				via = "MCP " + name
+			for mcpName, name := range importer.Names() {
+				if name == e.Call.Name {
+					via = "MCP " + mcpName
+				}
 			}
 			fmt.Fprintf(w, "[step %d] calls %s %s (%s)\n", e.Step, e.Call.Name, e.Call.Arguments, via)
 		case agent.CallResult:
