@@ -553,6 +553,12 @@ func TestImportDisconnect(t *testing.T) {
 	if diff := cmp.Diff([]string{"echo", "slow"}, im.Unavailable()); diff != "" {
 		t.Errorf("Unavailable (-want +got):\n%s", diff)
 	}
+	// Served again while the server is away, they are not listed.
+	down, _ := newServer(t, reg)
+	downstream, _ := connect(t, down, "2025-11-25", nil)
+	if got := listedBy(t, downstream); got != nil {
+		t.Errorf("served while the server is away: %v", got)
+	}
 
 	cs2, _ := u.link(t, im, "")
 	if err := im.Import(ctx, cs2); err != nil {
@@ -563,6 +569,9 @@ func TestImportDisconnect(t *testing.T) {
 	}
 	if out := reg.Call(ctx, "echo", json.RawMessage(`{"message":"back"}`)); out.Text != "back" {
 		t.Errorf("a call on the new session: %+v", out)
+	}
+	if diff := cmp.Diff([]string{"echo", "slow"}, listedBy(t, downstream)); diff != "" {
+		t.Errorf("served once the server is back (-want +got):\n%s", diff)
 	}
 	cs.Close() // the old session's end changes nothing
 	got.none(t)
