@@ -139,6 +139,18 @@ func (a *Adapter) Strict(name string) bool {
 	return ok && e.strict.On()
 }
 
+// NotStrict says why the named tool is sent non-strict although strict
+// mode was asked for it: its schema cannot be made strict (a dynamic tool's
+// or a hand-written one's, or any tool under WithNonStrictFallback). nil
+// when the tool is strict, or strict mode was not asked for it.
+func (a *Adapter) NotStrict(name string) error {
+	e, ok := a.defs.Lookup(name)
+	if !ok {
+		return nil
+	}
+	return e.strict.Reason
+}
+
 // toolCall turns one tool_use block into a registry call: the input object
 // is the arguments, and for a strict tool the nulls sent for optional
 // properties are dropped so that the call validates against the canonical

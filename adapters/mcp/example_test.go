@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 
@@ -74,5 +75,64 @@ func ExampleAddTools() {
 	// isError=true structured=<nil>
 	// invalid arguments for tool "get_weather":
 	// - days: 9 is greater than the maximum 7
+	// Fix the arguments and call the tool again.
+}
+
+// Import the tools of an MCP server into a registry, beside Go tools, to
+// offer them all to any provider's model. Here the server is in memory;
+// any go-sdk transport works (mcp.CommandTransport starts a server such as
+// "npx -y @modelcontextprotocol/server-everything"). The importer follows
+// the server's notifications/tools/list_changed, as ToolListChanged is the
+// client's handler.
+func ExampleImporter() {
+	ctx := context.Background()
+	files := mcp.NewServer(&mcp.Implementation{Name: "files", Version: "v1.0.0"}, nil)
+	files.AddTool(&mcp.Tool{
+		Name:        "read.text",
+		Description: "Reads a text file of the workspace.",
+		InputSchema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}},"required":["path"]}`),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	}, func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		var args struct{ Path string }
+		json.Unmarshal(req.Params.Arguments, &args)
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "contents of " + args.Path}}}, nil
+	})
+
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	importer, err := toolmcp.NewImporter(reg, toolmcp.Prefix("files__"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := files.Connect(ctx, st, nil); err != nil {
+		log.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "host", Version: "v1.0.0"},
+		&mcp.ClientOptions{ToolListChangedHandler: importer.ToolListChanged})
+	session, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+	if err := importer.Import(ctx, session); err != nil {
+		log.Fatal(err) // says which tools could not be imported, and why
+	}
+
+	for _, t := range reg.Tools() {
+		fmt.Println(t.Name())
+	}
+	for _, args := range []string{`{"path":"notes.txt"}`, `{"file":"notes.txt"}`} {
+		out := reg.Call(ctx, "files__read_text", json.RawMessage(args))
+		fmt.Printf("isError=%v\n%s\n", out.IsError, out.Text)
+	}
+	// Output:
+	// get_weather
+	// files__read_text
+	// isError=false
+	// contents of notes.txt
+	// isError=true
+	// invalid arguments for tool "files__read_text":
+	// - path: required field is missing
 	// Fix the arguments and call the tool again.
 }

@@ -1,16 +1,20 @@
-// Package mcp serves a toolreg.Registry over the Model Context Protocol
-// through the official SDK (github.com/modelcontextprotocol/go-sdk/mcp): every
-// tool of the registry becomes a tool of an *mcp.Server, with its input
-// schema, an output schema when its result is structured, its title and
-// the annotations given with Annotate.
+// Package mcp bridges toolreg and the Model Context Protocol through the
+// official SDK (github.com/modelcontextprotocol/go-sdk/mcp), both ways.
+// AddTools serves a toolreg.Registry over MCP: every tool of the registry
+// becomes a tool of an *mcp.Server, with its input schema, an output schema
+// when its result is structured, its title and the annotations given with
+// Annotate. An Importer does the reverse: it imports the tools of an MCP
+// server, through a client session, into a registry, where they sit beside
+// Go tools and reach any provider's model (and MCP clients again, with
+// AddTools).
 //
-// Calls go through Registry.Call, so a client gets toolreg's validation and
-// messages, not the SDK's: invalid arguments, a tool's error and a panic are
-// results with isError set, whose text tells the model what to fix; only an
-// unknown tool is a protocol error (JSON-RPC -32602, as the specification
-// asks). The registry's middleware (Registry.Use) sees every call: log,
-// meter or authorise calls there, with the details the client never sees
-// (Output.Err holds a panic's stack).
+// Served calls go through Registry.Call, so a client gets toolreg's
+// validation and messages, not the SDK's: invalid arguments, a tool's error
+// and a panic are results with isError set, whose text tells the model what
+// to fix; only an unknown tool is a protocol error (JSON-RPC -32602, as the
+// specification asks). The registry's middleware (Registry.Use) sees every
+// call: log, meter or authorise calls there, with the details the client
+// never sees (Output.Err holds a panic's stack).
 //
 // The SDK negotiates the protocol revision with each client (2026-07-28
 // with clients that speak it, 2025-11-25 and older through the initialize
@@ -40,11 +44,13 @@ type Adapter struct {
 	reg *toolreg.Registry
 	cfg config
 
-	mu     sync.Mutex        // serialises Sync
-	live   bool              // AddTools succeeded: Sync may serve tools
-	seen   int               // registry tools looked at so far; a registry only grows
-	served map[string]string // MCP name → registry name
-	errs   []error           // tools that could not be served, kept for every Sync
+	mu       sync.Mutex        // serialises Sync
+	live     bool              // AddTools succeeded: Sync may serve tools
+	seen     int               // registry tools looked at so far; a registry only grows
+	served   map[string]string // MCP name → registry name
+	errs     []error           // tools that could not be served, kept for every Sync
+	imported map[string]entry  // tools imported from MCP servers, by registry name
+	watched  map[*Importer]bool
 }
 
 // AddTools adds every tool of reg to srv and keeps srv in step with reg: a
@@ -70,7 +76,13 @@ type Adapter struct {
 //     block keeps the unwrapped JSON the model reads. A schema that cannot be
 //     wrapped faithfully (a $ref outside #/$defs, an $id or an anchor) is
 //     left out, and that tool's results are text only;
-//   - annotations, from Annotate.
+//   - annotations: those a tool imported from another MCP server came with
+//     (see Importer), and Annotate's over them.
+//
+// A tool imported from another server is served while that server offers
+// it: when the server withdraws it, or its session ends, clients stop
+// seeing it (and are told with notifications/tools/list_changed) until it
+// is back.
 //
 // The SDK lists tools sorted by name, and replaces a tool it already serves
 // under the same name.
@@ -82,7 +94,7 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 	if srv == nil || reg == nil {
 		return nil, errors.New("mcp: AddTools needs a server and a registry")
 	}
-	a := &Adapter{srv: srv, reg: reg, served: map[string]string{},
+	a := &Adapter{srv: srv, reg: reg, served: map[string]string{}, imported: map[string]entry{}, watched: map[*Importer]bool{},
 		cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	if err := a.cfg.check(); err != nil {
 		return nil, err
@@ -138,6 +150,7 @@ type entry struct {
 	name    string // in the registry
 	tool    *mcp.Tool
 	handler mcp.ToolHandler
+	src     toolreg.AnyTool // the registry tool
 }
 
 // prepare builds the entries of tools, not yet served; a.mu is held.
@@ -171,9 +184,41 @@ func (a *Adapter) prepare(tools []toolreg.AnyTool) ([]entry, []error) {
 func (a *Adapter) commit(entries []entry, n int) {
 	for _, e := range entries {
 		a.served[e.tool.Name] = e.name
+		if t, ok := e.src.(*importedTool); ok {
+			a.imported[e.name] = e
+			if !a.watched[t.im] {
+				a.watched[t.im] = true
+				t.im.onAvailability(a.availability)
+			}
+			if !t.available() {
+				continue // listed once its server offers it again
+			}
+		}
 		a.srv.AddTool(e.tool, e.handler)
 	}
 	a.seen = n
+}
+
+// availability serves the imported tools that can be called again and
+// stops serving those that cannot, so that clients list only tools they
+// can call.
+func (a *Adapter) availability(tools []*importedTool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var gone []string
+	for _, t := range tools {
+		e, ok := a.imported[t.Name()]
+		switch {
+		case !ok: // not served: refused, or not synced yet
+		case t.available():
+			a.srv.AddTool(e.tool, e.handler)
+		default:
+			gone = append(gone, e.tool.Name)
+		}
+	}
+	if len(gone) > 0 {
+		a.srv.RemoveTools(gone...)
+	}
 }
 
 func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
@@ -188,8 +233,12 @@ func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
 		Name:        name,
 		Description: t.Description(),
 		InputSchema: input,
-		Annotations: a.cfg.annotations(t.Name()),
 	}
+	var base *mcp.ToolAnnotations
+	if it, ok := t.(*importedTool); ok {
+		base = it.annotations
+	}
+	tool.Annotations = a.cfg.annotations(t.Name(), base)
 	if titled, ok := t.(interface{ Title() string }); ok {
 		tool.Title = titled.Title()
 	}
@@ -197,7 +246,7 @@ func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
 	if shape.schema != nil {
 		tool.OutputSchema = shape.schema // only when set: a nil RawMessage in an interface marshals as null
 	}
-	return entry{name: t.Name(), tool: tool, handler: a.handler(t.Name(), name, shape)}, nil
+	return entry{name: t.Name(), tool: tool, handler: a.handler(t.Name(), name, shape), src: t}, nil
 }
 
 // handler dispatches one MCP call to the registry and converts the Output.

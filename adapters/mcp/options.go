@@ -77,16 +77,22 @@ func Rename(tool, mcpName string) Option {
 }
 
 func (c *config) check() error {
-	errs := c.errs
+	return errors.Join(append(c.errs, sameName("Rename", c.rename)...)...)
+}
+
+// sameName reports the tools that option (Rename, ImportAs) gives one
+// name: names maps each tool to its name.
+func sameName(option string, names map[string]string) []error {
+	var errs []error
 	by := map[string]string{}
-	for _, tool := range slices.Sorted(maps.Keys(c.rename)) {
-		name := c.rename[tool]
+	for _, tool := range slices.Sorted(maps.Keys(names)) {
+		name := names[tool]
 		if prev, dup := by[name]; dup {
-			errs = append(errs, fmt.Errorf("mcp: %w: Rename gives tools %q and %q the same name %q", toolreg.ErrDuplicateTool, prev, tool, name))
+			errs = append(errs, fmt.Errorf("mcp: %w: %s gives tools %q and %q the same name %q", toolreg.ErrDuplicateTool, option, prev, tool, name))
 		}
 		by[name] = tool
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 func (c *config) mcpName(tool string) string {
@@ -96,16 +102,116 @@ func (c *config) mcpName(tool string) string {
 	return tool
 }
 
-// annotations returns a fresh value per tool (the SDK keeps the pointer),
-// nil when the tool has no hints.
-func (c *config) annotations(tool string) *mcp.ToolAnnotations {
+// annotations returns a fresh value per tool (the SDK keeps the pointer):
+// base (an imported tool's, as its server gave them) with the tool's hints
+// applied; nil when there are neither.
+func (c *config) annotations(tool string, base *mcp.ToolAnnotations) *mcp.ToolAnnotations {
 	hints := c.hints[tool]
-	if len(hints) == 0 {
+	if len(hints) == 0 && base == nil {
 		return nil
 	}
 	a := &mcp.ToolAnnotations{}
+	if base != nil {
+		*a = *base
+	}
 	for _, h := range hints {
 		h(a)
 	}
 	return a
+}
+
+// ImportOption configures an Importer. Options name tools by their MCP
+// name, as the server lists them.
+type ImportOption struct{ set func(*importConfig) }
+
+type importConfig struct {
+	prefix   string
+	as       map[string]string // MCP name → registry name
+	keep     func(*mcp.Tool) bool
+	toolOpts func(*mcp.Tool) []toolreg.Option
+	onChange func(Change, error)
+	errs     []error
+}
+
+// Prefix puts prefix before the registry name of every imported tool, as
+// in "github__create_issue": use it to tell apart the tools of several
+// servers in one registry, and to keep them from colliding with each
+// other's names or with the registry's own. ImportAs names are taken as
+// they are, without the prefix.
+func Prefix(prefix string) ImportOption {
+	return ImportOption{func(c *importConfig) {
+		if err := checkPrefix(prefix); err != nil {
+			c.errs = append(c.errs, fmt.Errorf("mcp: %w", err))
+			return
+		}
+		c.prefix = prefix
+	}}
+}
+
+// ImportAs imports the server's tool mcpName under name, which must follow
+// toolreg.ValidName: for a tool whose mapped name would be unclear, too long
+// or taken. The prefix does not apply to it.
+func ImportAs(mcpName, name string) ImportOption {
+	return ImportOption{func(c *importConfig) {
+		if err := toolreg.ValidName(name); err != nil {
+			c.errs = append(c.errs, fmt.Errorf("mcp: ImportAs(%q): %w", mcpName, err))
+			return
+		}
+		if c.as == nil {
+			c.as = map[string]string{}
+		}
+		c.as[mcpName] = name
+	}}
+}
+
+// ImportOnly imports just the tools keep accepts, now and when the server's
+// list changes; the others are left out without an error. Use it to give a
+// model a part of a large server, or to leave out a tool it should never
+// call.
+func ImportOnly(keep func(tool *mcp.Tool) bool) ImportOption {
+	return ImportOption{func(c *importConfig) { c.keep = keep }}
+}
+
+// ToolOptions declares each imported tool with the options opts returns
+// for it: toolreg.WithTimeout for a slow server, toolreg.WithApproval for
+// tools a person should confirm (say, those not annotated read-only),
+// toolreg.WithTags to choose tools per step. Every imported tool already
+// has the server's title (toolreg.WithTitle).
+func ToolOptions(opts func(tool *mcp.Tool) []toolreg.Option) ImportOption {
+	return ImportOption{func(c *importConfig) { c.toolOpts = opts }}
+}
+
+// OnChange calls fn after each import or refresh that changed which tools
+// can be called, or that failed (err, which joins the reasons of every tool
+// that could not be imported), and when the session ends (err matches
+// ErrDisconnected). It runs after the change, on the goroutine that made
+// it (for a refresh the server asked for, the session's), and must not
+// block for long. Use it to log what a server's changes did.
+func OnChange(fn func(Change, error)) ImportOption {
+	return ImportOption{func(c *importConfig) { c.onChange = fn }}
+}
+
+func (c *importConfig) check() error {
+	return errors.Join(append(c.errs, sameName("ImportAs", c.as)...)...)
+}
+
+// Claims on a registry name, strongest first: when two tools of a server
+// would have one name, the stronger claim keeps it (see Importer).
+const (
+	claimChosen = iota // named with ImportAs
+	claimExact         // the MCP name, with the prefix
+	claimMapped        // the MCP name with characters replaced or cut
+)
+
+// name is the registry name of the MCP tool mcpName, and the strength of
+// its claim on it.
+func (c *importConfig) name(mcpName string) (name string, claim int) {
+	if name, ok := c.as[mcpName]; ok {
+		return name, claimChosen
+	}
+	name, exact := importName(c.prefix, mcpName)
+	if exact {
+		return name, claimExact
+	}
+	return name, claimMapped
 }

@@ -2,7 +2,9 @@ package mcp
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -151,4 +153,65 @@ func (o output) result(out toolreg.Output) *mcp.CallToolResult {
 		res.StructuredContent = out.Structured
 	}
 	return res
+}
+
+// fromResult converts an imported tool's result to the Output the model
+// reads: the text content, joined by newlines, with other content named in
+// brackets (the Output holds text only); structuredContent as Structured;
+// isError as an error Output whose text is the server's.
+func fromResult(res *mcp.CallToolResult) toolreg.Output {
+	parts := make([]string, 0, len(res.Content))
+	for _, c := range res.Content {
+		parts = append(parts, contentText(c))
+	}
+	out := toolreg.Output{Text: strings.Join(parts, "\n"), IsError: res.IsError}
+	if res.IsError {
+		if out.Text == "" {
+			out.Text = "the tool failed without saying why"
+		}
+		return out
+	}
+	if res.StructuredContent != nil {
+		if b, err := encode(res.StructuredContent); err == nil {
+			out.Structured = b
+			if out.Text == "" {
+				// A server should send the JSON as text too; one that
+				// does not still gives the model its result.
+				out.Text = string(b)
+			}
+		}
+	}
+	return out
+}
+
+// contentText is what the model reads of one content block.
+func contentText(c mcp.Content) string {
+	switch c := c.(type) {
+	case *mcp.TextContent:
+		return c.Text
+	case *mcp.ImageContent:
+		return fmt.Sprintf("[image: %s, %d bytes, not shown]", c.MIMEType, len(c.Data))
+	case *mcp.AudioContent:
+		return fmt.Sprintf("[audio: %s, %d bytes, not shown]", c.MIMEType, len(c.Data))
+	case *mcp.ResourceLink:
+		s := fmt.Sprintf("[resource link: %s <%s>", cmp.Or(c.Title, c.Name), c.URI)
+		if c.MIMEType != "" {
+			s += ", " + c.MIMEType
+		}
+		if c.Description != "" {
+			s += ": " + c.Description
+		}
+		return s + "]"
+	case *mcp.EmbeddedResource:
+		r := c.Resource
+		if r == nil {
+			return "[resource]"
+		}
+		if r.Blob != nil {
+			return fmt.Sprintf("[resource <%s>: %s, %d bytes, not shown]", r.URI, cmp.Or(r.MIMEType, "binary"), len(r.Blob))
+		}
+		return fmt.Sprintf("[resource <%s>]\n%s", r.URI, r.Text)
+	default:
+		return fmt.Sprintf("[content of type %T, not shown]", c)
+	}
 }

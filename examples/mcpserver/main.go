@@ -27,12 +27,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/toolreg/toolreg"
 	toolmcp "github.com/toolreg/toolreg/adapters/mcp"
+	"github.com/toolreg/toolreg/examples/mcpserver/tools"
 )
-
-// version is reported to clients as serverInfo.version.
-const version = "v0.1.0"
 
 // tokenEnv names the environment variable that holds the bearer token: a
 // better place for it than -token, whose value shows in process listings.
@@ -55,7 +52,7 @@ func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	server, err := newServer(logger)
+	server, err := tools.NewServer(logger)
 	if err == nil {
 		if *httpAddr != "" {
 			err = serveHTTP(ctx, server, *httpAddr, *token, logger)
@@ -67,19 +64,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "mcpserver:", err)
 		os.Exit(1)
 	}
-}
-
-// newServer is an MCP server with the example's tools. It logs each call
-// (see toolreg.Logging): what failed and where, never what the model sent,
-// which may hold a secret.
-func newServer(logger *slog.Logger) (*mcp.Server, error) {
-	server := mcp.NewServer(&mcp.Implementation{Name: "toolreg-example", Title: "toolreg example tools", Version: version}, nil)
-	reg := registry()
-	reg.Use(toolreg.Logging(logger))
-	if _, err := toolmcp.AddTools(server, reg, options...); err != nil {
-		return nil, err
-	}
-	return server, nil
 }
 
 // handler serves server over streamable HTTP at /mcp, with the checks of

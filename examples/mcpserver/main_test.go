@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,6 +16,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolreg/toolreg/examples/mcpserver/tools"
+	"github.com/toolreg/toolreg/internal/nodetest"
 )
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -71,7 +72,7 @@ func exercise(t *testing.T, cs *mcp.ClientSession) {
 // over in-memory transports.
 func inMemory(t *testing.T, logger *slog.Logger) *mcp.ClientSession {
 	t.Helper()
-	server, err := newServer(logger)
+	server, err := tools.NewServer(logger)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 // without it, which fails.
 func TestStreamableHTTP(t *testing.T) {
 	const token = "test-token"
-	server, err := newServer(quiet())
+	server, err := tools.NewServer(quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +177,7 @@ func TestStreamableHTTP(t *testing.T) {
 // TestServeHTTPNeedsATokenBeyondLoopback: -http on an address other
 // machines reach is refused without a token.
 func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
-	server, err := newServer(quiet())
+	server, err := tools.NewServer(quiet())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,21 +209,7 @@ func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
 // without them, unless TOOLREG_REQUIRE_NODE is set, as .ci/run does.
 func TestNodeClient(t *testing.T) {
 	dir := filepath.Join("testdata", "node")
-	missing := func(why string) {
-		t.Helper()
-		msg := why + "; to run this test, install Node.js 20 or later and run: cd examples/mcpserver/testdata/node && npm ci"
-		if os.Getenv("TOOLREG_REQUIRE_NODE") != "" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		missing("node is not installed")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); err != nil {
-		missing("the node packages are not installed")
-	}
+	node := nodetest.Node(t, dir, "@modelcontextprotocol/sdk")
 	goTool, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("go is not on PATH to build the server")

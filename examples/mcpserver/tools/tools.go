@@ -1,18 +1,39 @@
-package main
+// Package tools declares the tools of the example MCP server
+// (examples/mcpserver), each once as a typed Go function, and builds the
+// server; examples/bridge serves it in memory.
+package tools
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
 	toolmcp "github.com/toolreg/toolreg/adapters/mcp"
 )
+
+// version is reported to clients as serverInfo.version.
+const version = "v0.1.0"
+
+// NewServer is an MCP server with the example's tools. It logs each call
+// (see toolreg.Logging): what failed and where, never what the model sent,
+// which may hold a secret.
+func NewServer(logger *slog.Logger) (*mcp.Server, error) {
+	server := mcp.NewServer(&mcp.Implementation{Name: "toolreg-example", Title: "toolreg example tools", Version: version}, nil)
+	reg := registry()
+	reg.Use(toolreg.Logging(logger))
+	if _, err := toolmcp.AddTools(server, reg, options...); err != nil {
+		return nil, err
+	}
+	return server, nil
+}
 
 // registry declares the example's tools, each once, as typed Go functions.
 func registry() *toolreg.Registry {
