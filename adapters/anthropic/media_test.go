@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
@@ -118,31 +116,31 @@ func sentMessage(t *testing.T, body []byte, i int) json.RawMessage {
 	return msgs[i]
 }
 
-// TestMediaResultsResume: media a paused turn's results carry survive the
-// state's JSON and go out when the run resumes.
+// TestMediaResultsResume: a paused run's transcript keeps the media of an
+// earlier turn, byte for byte, and the results of the paused turn that ran
+// keep theirs.
 func TestMediaResultsResume(t *testing.T) {
-	// Calls that show a PDF wait for approval; the other runs at once.
-	reg := adapttest.MediaRegistry(toolreg.WithApprovalPolicy(func(c toolreg.ToolCall) bool {
-		return strings.Contains(string(c.Arguments), "pdf")
-	}))
-	a := New(reg)
-	f := fakeAnthropic(toolUses("show", `{"items":["png"]}`, "show", `{"items":["pdf"]}`), answer("Seen."))
+	a := New(adapttest.MediaRegistry(adapttest.PDFsWaitForApproval()))
+	f := fakeAnthropic(
+		toolUses(adapttest.PausedTurns[0]...),
+		toolUses(adapttest.PausedTurns[1]...),
+		answer("Seen."))
 	client := newClient(t, f)
 	run, err := a.Run(context.Background(), &client.Messages, params("show me"), agent.Options{})
 	if !errors.Is(err, agent.ErrPaused) {
 		t.Fatalf("err = %v, want the run paused", err)
 	}
-	b, _ := json.Marshal(run.State)
-	var st agent.State
-	json.Unmarshal(b, &st)
-	if err := st.Approve(st.Pending()[0].Key()); err != nil {
+	st := adapttest.ApproveAll(t, run.State)
+	if _, err := a.Resume(context.Background(), &client.Messages, params("show me"), st, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Resume(context.Background(), &client.Messages, params("show me"), &st, agent.Options{}); err != nil {
-		t.Fatal(err)
+	for i := range 3 { // the prompt, the first calls, their results
+		if before, after := sentMessage(t, f.Raw[1], i), sentMessage(t, f.Raw[2], i); !bytes.Equal(before, after) {
+			t.Errorf("message %d changed on the way through the state:\nbefore %s\nafter  %s", i, before, after)
+		}
 	}
 	var msg anthropic.MessageParam
-	if err := json.Unmarshal(sentMessage(t, f.Raw[1], 2), &msg); err != nil {
+	if err := json.Unmarshal(sentMessage(t, f.Raw[2], 4), &msg); err != nil {
 		t.Fatal(err)
 	}
 	var kinds []string

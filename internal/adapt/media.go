@@ -88,6 +88,9 @@ func (t *Turn) refuse(m toolreg.Media) string {
 	case len(m.Data) == 0:
 		return "it is empty"
 	case len(rule.Types) > 0 && !slices.Contains(rule.Types, m.MIMEType):
+		if len(rule.Types) > 4 { // a list too long to read
+			return fmt.Sprintf("%s takes no %s %s %s", r.Provider, m.MIMEType, plural(kind), r.Where)
+		}
 		return fmt.Sprintf("%s takes %s only as %s", r.Provider, plural(kind), orList(rule.Types))
 	case len(m.Data) > rule.Max:
 		if Size(len(m.Data)) == Size(rule.Max) { // "3.9 MB" past "3.9 MB": say it in bytes

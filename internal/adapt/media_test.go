@@ -20,6 +20,8 @@ func TestMediaTake(t *testing.T) {
 	}
 	withAudio := *rules
 	withAudio.Kinds = map[string]MediaRule{"audio": {Max: 1000}} // of any type
+	manyTypes := *rules
+	manyTypes.Kinds = map[string]MediaRule{"audio": {Types: []string{"audio/wav", "audio/ogg", "audio/flac", "audio/aac", "audio/aiff"}, Max: 10}}
 	png := func(n int) toolreg.Media {
 		return toolreg.Media{MIMEType: "image/png", Data: bytes.Repeat([]byte{1}, n)}
 	}
@@ -48,6 +50,12 @@ func TestMediaTake(t *testing.T) {
 			name:  "one type only",
 			turn:  [][]toolreg.Media{{{MIMEType: "application/zip", Data: []byte("PK")}}},
 			notes: [][]string{{`[a file (application/zip, 2 bytes) was left out: Claude takes files only as application/pdf]`}},
+		},
+		{
+			name:  "a type it does not take, among many",
+			turn:  [][]toolreg.Media{{{MIMEType: "audio/mpeg", Data: []byte("ID3")}}},
+			notes: [][]string{{`[an audio clip (audio/mpeg, 3 bytes) was left out: Claude takes no audio/mpeg audio in tool results]`}},
+			rules: &manyTypes,
 		},
 		{
 			name:  "over the bound of one",

@@ -3,11 +3,14 @@ package adapttest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"testing"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 )
 
 // ShowArgs are the arguments of the show tool: the media its result
@@ -68,4 +71,40 @@ func media(name string) (toolreg.Media, error) {
 		m.Data = bytes.Repeat([]byte{'x'}, n)
 	}
 	return m, nil
+}
+
+// PausedTurns are the calls of show the resume tests make, turn by turn:
+// an image, then an image and a PDF, whose call waits for approval under
+// PDFsWaitForApproval.
+var PausedTurns = [][]string{
+	{"show", `{"items":["png"]}`},
+	{"show", `{"items":["jpeg"]}`, "show", `{"items":["pdf"]}`},
+}
+
+// PDFsWaitForApproval makes calls of show that name a PDF wait for the
+// host's approval; the others run at once.
+func PDFsWaitForApproval() toolreg.RegistryOption {
+	return toolreg.WithApprovalPolicy(func(c toolreg.ToolCall) bool {
+		return strings.Contains(string(c.Arguments), "pdf")
+	})
+}
+
+// ApproveAll sends st through JSON, as a host that keeps it elsewhere
+// does, and approves every pending call of the copy it returns.
+func ApproveAll(t testing.TB, st *agent.State) *agent.State {
+	t.Helper()
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out agent.State
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range out.Pending() {
+		if err := out.Approve(c.Key()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return &out
 }
