@@ -85,12 +85,7 @@ func TestMediaResults(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want, got any
-			json.Unmarshal(sent, &want)
-			json.Unmarshal(wire, &got)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("CallJSON differs from what the SDK sends (-sdk +json):\n%s", diff)
-			}
+			adapttest.SameJSON(t, "CallJSON", sent, wire)
 		})
 	}
 }

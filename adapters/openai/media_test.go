@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg/agent"
@@ -114,12 +113,7 @@ func TestChatMedia(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var want, got any
-			json.Unmarshal(join(sent), &want)
-			json.Unmarshal(wire, &got)
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("CallChatJSON differs from what the SDK sends (-sdk +json):\n%s", diff)
-			}
+			adapttest.SameJSON(t, "CallChatJSON", join(sent), wire)
 		})
 	}
 }
