@@ -46,11 +46,14 @@ type entry struct {
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
-	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.AnthropicStrict, build), media: &mediaRules}
+	cfg := adapt.Configure(opts, func(o Option) func(*config) { return o.set })
+	defs := adapt.StrictDefs(reg, cfg.strict, dialect.AnthropicStrict, func(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+		return build(t, st, !cfg.noExamples)
+	})
+	return &Adapter{reg: reg, defs: defs, media: &mediaRules}
 }
 
-func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+func build(t toolreg.AnyTool, st adapt.Strict, examples bool) (*entry, error) {
 	e := &entry{strict: st}
 	schema := st.Schema
 	if st.On() {
@@ -80,7 +83,34 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 		// models, Bedrock) reject it, and absent means false.
 		e.tool.Strict = anthropic.Bool(true)
 	}
+	if ex, ok := t.(interface{ Examples() []json.RawMessage }); ok && examples {
+		var err error
+		if e.tool.InputExamples, err = inputExamples(ex.Examples()); err != nil {
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
+		}
+	}
 	return e, nil
+}
+
+// inputExamples are a tool's examples as input_examples. Their members
+// stay raw JSON, so numbers keep their digits (through a float64, an
+// int64 example would not), and the wire holds each value as declared.
+func inputExamples(examples []json.RawMessage) ([]map[string]any, error) {
+	if len(examples) == 0 {
+		return nil, nil
+	}
+	out := make([]map[string]any, len(examples))
+	for i, ex := range examples {
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(ex, &members); err != nil || members == nil {
+			return nil, fmt.Errorf("example %d is not a JSON object: %s", i+1, ex)
+		}
+		out[i] = make(map[string]any, len(members))
+		for k, v := range members {
+			out[i][k] = v
+		}
+	}
+	return out, nil
 }
 
 // Tools returns the registry's tools as Messages API tool params, in
@@ -89,8 +119,11 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 // definitions) changes only that copy.
 //
 // The input_schema of each tool is raw JSON set with param.Override; read
-// it with InputSchema.Overrides(). In strict mode Tools also checks the
-// per-request limits and fails with ErrStrictLimit, naming the tools.
+// it with InputSchema.Overrides(). A tool's examples (toolreg.WithExamples)
+// are its InputExamples, each member raw JSON; they are shared with the
+// Adapter's cache and must not be modified (see WithoutInputExamples). In
+// strict mode Tools also checks the per-request limits and fails with
+// ErrStrictLimit, naming the tools.
 func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
 	return a.tools(func(string) bool { return true })
 }
