@@ -59,7 +59,7 @@ var besideMedia = adapt.MediaRules{
 // says which and why under "note".
 func (a *Adapter) results(calls []toolreg.ToolCall, outs []toolreg.Output) *genai.Content {
 	turn := a.media.Turn()
-	parts := make([]*genai.Part, len(calls), len(calls)+1)
+	parts := make([]*genai.Part, len(calls))
 	var beside []*genai.Part
 	for i, c := range calls {
 		fr := &genai.FunctionResponse{ID: c.ID, Name: c.Name, Response: response(outs[i])}
