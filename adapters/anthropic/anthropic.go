@@ -32,8 +32,9 @@ import (
 // are lowered once per tool and cached; tools added to the registry later
 // are picked up. An Adapter is safe for concurrent use.
 type Adapter struct {
-	reg  *toolreg.Registry
-	defs *adapt.Defs[*entry]
+	reg   *toolreg.Registry
+	defs  *adapt.Defs[*entry]
+	media *adapt.MediaRules // what a tool_result takes of the results' media
 }
 
 // entry is one tool as Anthropic sees it, built once.
@@ -45,11 +46,14 @@ type entry struct {
 
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
-	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
-	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.AnthropicStrict, build)}
+	cfg := adapt.Configure(opts, func(o Option) func(*config) { return o.set })
+	defs := adapt.StrictDefs(reg, cfg.strict, dialect.AnthropicStrict, func(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+		return build(t, st, !cfg.noExamples)
+	})
+	return &Adapter{reg: reg, defs: defs, media: &mediaRules}
 }
 
-func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+func build(t toolreg.AnyTool, st adapt.Strict, examples bool) (*entry, error) {
 	e := &entry{strict: st}
 	schema := st.Schema
 	if st.On() {
@@ -79,7 +83,34 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 		// models, Bedrock) reject it, and absent means false.
 		e.tool.Strict = anthropic.Bool(true)
 	}
+	if ex, ok := t.(interface{ Examples() []json.RawMessage }); ok && examples {
+		var err error
+		if e.tool.InputExamples, err = inputExamples(ex.Examples()); err != nil {
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
+		}
+	}
 	return e, nil
+}
+
+// inputExamples are a tool's examples as input_examples. Their members
+// stay raw JSON, so numbers keep their digits (through a float64, an
+// int64 example would not), and the wire holds each value as declared.
+func inputExamples(examples []json.RawMessage) ([]map[string]any, error) {
+	if len(examples) == 0 {
+		return nil, nil
+	}
+	out := make([]map[string]any, len(examples))
+	for i, ex := range examples {
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(ex, &members); err != nil || members == nil {
+			return nil, fmt.Errorf("example %d is not a JSON object: %s", i+1, ex)
+		}
+		out[i] = make(map[string]any, len(members))
+		for k, v := range members {
+			out[i][k] = v
+		}
+	}
+	return out, nil
 }
 
 // Tools returns the registry's tools as Messages API tool params, in
@@ -88,8 +119,11 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 // definitions) changes only that copy.
 //
 // The input_schema of each tool is raw JSON set with param.Override; read
-// it with InputSchema.Overrides(). In strict mode Tools also checks the
-// per-request limits and fails with ErrStrictLimit, naming the tools.
+// it with InputSchema.Overrides(). A tool's examples (toolreg.WithExamples)
+// are its InputExamples, each member raw JSON; they are shared with the
+// Adapter's cache and must not be modified (see WithoutInputExamples). In
+// strict mode Tools also checks the per-request limits and fails with
+// ErrStrictLimit, naming the tools.
 func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
 	return a.tools(func(string) bool { return true })
 }
@@ -182,6 +216,13 @@ func (a *Adapter) Calls(msg anthropic.Message) []toolreg.ToolCall {
 // model what to fix. Append it right after the assistant message; add
 // any text of your own after the results.
 //
+// A result's media (toolreg.Output.Media) follow its text in the
+// tool_result: images as image blocks (JPEG, PNG, GIF, WebP, up to 3.9 MB
+// each), PDFs and text files as document blocks. Audio, other types, and
+// media past the bounds (24 MB in all for one turn, within the API's 32 MB
+// request) are left out, each replaced by a line of text that says what
+// and why.
+//
 // A message without tool_use blocks runs nothing, and Call returns the
 // zero MessageParam.
 func (a *Adapter) Call(ctx context.Context, msg anthropic.Message) anthropic.MessageParam {
@@ -189,19 +230,15 @@ func (a *Adapter) Call(ctx context.Context, msg anthropic.Message) anthropic.Mes
 	if len(calls) == 0 {
 		return anthropic.MessageParam{}
 	}
-	return resultMessage(calls, a.reg.CallAll(ctx, calls))
+	return a.resultMessage(calls, a.reg.CallAll(ctx, calls))
 }
 
 // resultMessage is the user message holding the results of calls.
-func resultMessage(calls []toolreg.ToolCall, outs []toolreg.Output) anthropic.MessageParam {
+func (a *Adapter) resultMessage(calls []toolreg.ToolCall, outs []toolreg.Output) anthropic.MessageParam {
 	blocks := make([]anthropic.ContentBlockParamUnion, len(calls))
+	turn := a.media.Turn()
 	for i, c := range calls {
-		r := &anthropic.ToolResultBlockParam{ToolUseID: c.ID}
-		// The API refuses an empty text block; a result without content
-		// is how it takes an empty result.
-		if outs[i].Text != "" {
-			r.Content = []anthropic.ToolResultBlockParamContentUnion{{OfText: &anthropic.TextBlockParam{Text: outs[i].Text}}}
-		}
+		r := &anthropic.ToolResultBlockParam{ToolUseID: c.ID, Content: resultContent(outs[i], turn)}
 		if outs[i].IsError {
 			r.IsError = anthropic.Bool(true)
 		}
@@ -218,15 +255,16 @@ type wireMessage struct {
 type wireResult struct {
 	Type      string `json:"type"`
 	ToolUseID string `json:"tool_use_id"`
-	Content   string `json:"content,omitempty"`
+	Content   any    `json:"content,omitempty"` // a string, or blocks when media go with it
 	IsError   bool   `json:"is_error,omitempty"`
 }
 
 // CallJSON is Call on the wire format: it takes the "content" array of an
 // assistant message and returns the JSON of the user message to append to
-// "messages", its tool_result blocks in the order of the tool_use blocks
-// and their content as a string. Without tool_use blocks it runs nothing
-// and returns nil.
+// "messages", its tool_result blocks in the order of the tool_use blocks.
+// A result's content is its text as a string, or a list of blocks when it
+// carries media, as Call sends them. Without tool_use blocks it runs
+// nothing and returns nil.
 func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
 	var blocks []struct {
 		Type  string          `json:"type"`
@@ -248,8 +286,16 @@ func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.R
 	}
 	outs := a.reg.CallAll(ctx, calls)
 	msg := wireMessage{Role: "user", Content: make([]wireResult, len(calls))}
+	turn := a.media.Turn()
 	for i, c := range calls {
-		msg.Content[i] = wireResult{Type: "tool_result", ToolUseID: c.ID, Content: outs[i].Text, IsError: outs[i].IsError}
+		r := wireResult{Type: "tool_result", ToolUseID: c.ID, IsError: outs[i].IsError}
+		switch content := resultContent(outs[i], turn); {
+		case len(content) == 1 && content[0].OfText != nil:
+			r.Content = content[0].OfText.Text
+		case len(content) > 0:
+			r.Content = content
+		}
+		msg.Content[i] = r
 	}
 	return json.Marshal(msg)
 }

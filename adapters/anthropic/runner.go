@@ -251,7 +251,7 @@ func truncated(r anthropic.StopReason) bool {
 }
 
 func (m *model) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
-	m.run.Messages = append(m.run.Messages, resultMessage(calls, outs))
+	m.run.Messages = append(m.run.Messages, m.a.resultMessage(calls, outs))
 	return nil
 }
 

@@ -56,6 +56,13 @@ func toolCall(fc *genai.FunctionCall) toolreg.ToolCall {
 // by position: its response has no id and sits at the call's index, which
 // is how Gemini matches them.
 //
+// A result's media (toolreg.Output.Media) go inline in its
+// functionResponse's parts, as Gemini 3 takes them: PNG, JPEG and WebP
+// images, PDFs (up to 50 MB) and plain text. Audio, other types, and media
+// past 75 MB for the turn (100 MB as base64) are left out, and the
+// response's "note" says what and why. For older models see
+// WithMediaBesideResponses.
+//
 // Call does not touch content. Append content itself to the history, then
 // the returned content: its thoughtSignature parts must go back unchanged.
 func (a *Adapter) Call(ctx context.Context, content *genai.Content) *genai.Content {
@@ -63,22 +70,7 @@ func (a *Adapter) Call(ctx context.Context, content *genai.Content) *genai.Conte
 	if len(calls) == 0 {
 		return nil
 	}
-	return results(calls, a.reg.CallAll(ctx, calls))
-}
-
-// results is the user content that answers calls with outs: one
-// functionResponse part per call, in call order, each echoing the call's
-// id (none when the call had none) and name.
-func results(calls []toolreg.ToolCall, outs []toolreg.Output) *genai.Content {
-	parts := make([]*genai.Part, len(calls))
-	for i, c := range calls {
-		parts[i] = &genai.Part{FunctionResponse: &genai.FunctionResponse{
-			ID:       c.ID,
-			Name:     c.Name,
-			Response: response(outs[i]),
-		}}
-	}
-	return &genai.Content{Role: genai.RoleUser, Parts: parts}
+	return a.results(calls, a.reg.CallAll(ctx, calls))
 }
 
 // response is the functionResponse.response object: Gemini asks for an
@@ -101,7 +93,9 @@ type wireContent struct {
 }
 
 type wirePart struct {
-	FunctionResponse *wireResponse `json:"functionResponse"`
+	FunctionResponse *wireResponse `json:"functionResponse,omitempty"`
+	Text             string        `json:"text,omitempty"`
+	InlineData       *genai.Blob   `json:"inlineData,omitempty"`
 }
 
 type wireCall struct {
@@ -111,15 +105,17 @@ type wireCall struct {
 }
 
 type wireResponse struct {
-	ID       string         `json:"id,omitempty"`
-	Name     string         `json:"name"`
-	Response map[string]any `json:"response"`
+	ID       string                        `json:"id,omitempty"`
+	Name     string                        `json:"name"`
+	Response map[string]any                `json:"response"`
+	Parts    []*genai.FunctionResponsePart `json:"parts,omitempty"`
 }
 
 // CallJSON is Call on the wire format: it takes the model's content as the
 // JSON of generateContent ({"role":"model","parts":[...]}) and returns the
 // user content to append after it, or null when the turn has no function
-// calls. Arguments reach the registry as the bytes the model sent, so large
+// calls; results' media go as Call sends them, their data in base64.
+// Arguments reach the registry as the bytes the model sent, so large
 // integers keep their precision. The model content must still be appended
 // as it came, with its thoughtSignature.
 func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
@@ -140,10 +136,14 @@ func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.R
 	if len(calls) == 0 {
 		return json.RawMessage("null"), nil
 	}
-	outs := a.reg.CallAll(ctx, calls)
-	out := wireContent{Role: genai.RoleUser, Parts: make([]wirePart, len(calls))}
-	for i, c := range calls {
-		out.Parts[i] = wirePart{FunctionResponse: &wireResponse{ID: c.ID, Name: c.Name, Response: response(outs[i])}}
+	results := a.results(calls, a.reg.CallAll(ctx, calls))
+	out := wireContent{Role: results.Role, Parts: make([]wirePart, len(results.Parts))}
+	for i, p := range results.Parts {
+		if fr := p.FunctionResponse; fr != nil {
+			out.Parts[i] = wirePart{FunctionResponse: &wireResponse{ID: fr.ID, Name: fr.Name, Response: fr.Response, Parts: fr.Parts}}
+			continue
+		}
+		out.Parts[i] = wirePart{Text: p.Text, InlineData: p.InlineData}
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

@@ -36,9 +36,10 @@ var errUnsupported = adapt.Unsupported("tool schema cannot be expressed for Gemi
 // tool and cached; tools added to the registry later are picked up. An
 // Adapter is safe for concurrent use.
 type Adapter struct {
-	reg  *toolreg.Registry
-	cfg  config
-	defs *adapt.Defs[*genai.FunctionDeclaration] // each tool as Gemini sees it, built once
+	reg   *toolreg.Registry
+	cfg   config
+	defs  *adapt.Defs[*genai.FunctionDeclaration] // each tool as Gemini sees it, built once
+	media *adapt.MediaRules                       // what a turn's results take of their media
 }
 
 // New returns an Adapter for reg. By default the parameters are declared
@@ -46,6 +47,10 @@ type Adapter struct {
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	a := &Adapter{reg: reg, cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	a.defs = adapt.NewDefs(reg, a.build)
+	a.media = &nestedMedia
+	if a.cfg.beside {
+		a.media = &besideMedia
+	}
 	return a
 }
 

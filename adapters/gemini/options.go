@@ -6,6 +6,7 @@ type Option struct{ set func(*config) }
 type config struct {
 	legacy     bool
 	noResponse bool
+	beside     bool
 }
 
 // WithLegacySchema declares the parameters in the older `parameters` field
@@ -24,3 +25,13 @@ func WithLegacySchema() Option { return Option{func(c *config) { c.legacy = true
 // declared for every tool with a structured result. Use it for a model or
 // an endpoint that refuses the field.
 func WithoutResponseSchema() Option { return Option{func(c *config) { c.noResponse = true }} }
+
+// WithMediaBesideResponses sends the media of results (toolreg.Output.Media)
+// as inline parts of their own after the function responses of a turn,
+// each result's after a line naming its call, instead of inside each
+// functionResponse. Use it for models before Gemini 3, which refuse media
+// inside a function response ("Multimodal function responses are not
+// supported for this model"). It also lets audio through, which a
+// functionResponse does not take; a response's "note" says which media
+// follow.
+func WithMediaBesideResponses() Option { return Option{func(c *config) { c.beside = true }} }

@@ -248,7 +248,7 @@ func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event),
 }
 
 func (m *runner) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
-	m.run.Contents = append(m.run.Contents, results(calls, outs))
+	m.run.Contents = append(m.run.Contents, m.a.results(calls, outs))
 	return nil
 }
 

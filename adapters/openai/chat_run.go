@@ -31,7 +31,8 @@ type StreamingChatClient interface {
 // ChatRun is what a chat run produced, also when it ends with an error.
 type ChatRun struct {
 	// Messages is the transcript: the request's messages, then each
-	// assistant message and the tool messages that answered it.
+	// assistant message and the tool messages that answered it (and the
+	// user message holding their media, if any).
 	Messages []openai.ChatCompletionMessageParamUnion
 	// Final is the last response of this call of RunChat, ResumeChat or
 	// StreamChat; its first choice holds the model's answer when the run
@@ -185,9 +186,7 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 }
 
 func (m *chatModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
-	for i, c := range calls {
-		m.run.Messages = append(m.run.Messages, openai.ToolMessage(outs[i].Text, c.ID))
-	}
+	m.run.Messages = append(m.run.Messages, m.a.chatMessages(calls, outs)...)
 	return nil
 }
 

@@ -34,6 +34,8 @@ import (
 type Adapter struct {
 	reg  *toolreg.Registry
 	defs *adapt.Defs[*entry]
+	// What each API takes of the results' media.
+	chatMedia, responsesMedia *adapt.MediaRules
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -47,7 +49,8 @@ type entry struct {
 // New returns an Adapter for reg.
 func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
-	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build)}
+	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build),
+		chatMedia: &chatMedia, responsesMedia: &responsesMedia}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
@@ -195,19 +198,17 @@ func (a *Adapter) ChatCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall
 // returns one tool message per call, in the order of the calls. Failures
 // (unknown tool, invalid arguments, a tool's error or panic) are tool
 // messages too, whose text tells the model what to fix.
+//
+// A tool message holds text only, so results' media (toolreg.Output.Media)
+// follow in one user message after the tool messages: each result's
+// images (PNG, JPEG, WebP, GIF) as image_url parts and PDFs as file parts,
+// after a line naming the call, and the tool message's text says they
+// follow. Audio, other types, and media past 50 MB for the turn are left
+// out, each replaced in the tool message by a line of text that says what
+// and why. Append every message returned, in order.
 func (a *Adapter) CallChat(ctx context.Context, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
-	msgs, _ := a.callChat(ctx, msg)
-	return msgs
-}
-
-func (a *Adapter) callChat(ctx context.Context, msg openai.ChatCompletionMessage) ([]openai.ChatCompletionMessageParamUnion, []toolreg.Output) {
 	calls := a.ChatCalls(msg)
-	outs := a.reg.CallAll(ctx, calls)
-	msgs := make([]openai.ChatCompletionMessageParamUnion, len(calls))
-	for i, c := range calls {
-		msgs[i] = openai.ToolMessage(outs[i].Text, c.ID)
-	}
-	return msgs, outs
+	return a.chatMessages(calls, a.reg.CallAll(ctx, calls))
 }
 
 // ResponsesCalls lists the function_call items of a response's output as
@@ -226,20 +227,15 @@ func (a *Adapter) ResponsesCalls(output []responses.ResponseOutputItemUnion) []t
 
 // CallResponses runs the function_call items of a response's output and
 // returns one function_call_output input item per call, in order.
+//
+// A result with media (toolreg.Output.Media) has a list as its output:
+// its text as input_text, then images (PNG, JPEG, WebP, GIF) as
+// input_image and files (PDFs, text, office documents) as input_file, all
+// inline. Audio, other types, and media past 50 MB for the turn are left
+// out, each replaced by a line of text that says what and why.
 func (a *Adapter) CallResponses(ctx context.Context, output []responses.ResponseOutputItemUnion) []responses.ResponseInputItemUnionParam {
 	calls := a.ResponsesCalls(output)
-	outs := a.reg.CallAll(ctx, calls)
-	items := make([]responses.ResponseInputItemUnionParam, len(calls))
-	for i, c := range calls {
-		items[i] = functionCallOutput(c.ID, outs[i].Text)
-	}
-	return items
-}
-
-func functionCallOutput(callID, text string) responses.ResponseInputItemUnionParam {
-	item := responses.ResponseInputItemParamOfFunctionCallOutput(text)
-	item.OfFunctionCallOutput.CallID = openai.String(callID)
-	return item
+	return a.functionCallOutputs(calls, a.reg.CallAll(ctx, calls))
 }
 
 type wireToolMessage struct {
@@ -250,8 +246,9 @@ type wireToolMessage struct {
 
 // CallChatJSON is CallChat on the wire format: it takes the "tool_calls"
 // array of an assistant message and returns the JSON array of tool
-// messages to append to "messages". Arguments may also be given as a JSON
-// object instead of a string, as Ollama's native API does.
+// messages to append to "messages", followed by the user message that
+// holds their media, if any, as CallChat makes it. Arguments may also be
+// given as a JSON object instead of a string, as Ollama's native API does.
 func (a *Adapter) CallChatJSON(ctx context.Context, toolCalls json.RawMessage) (json.RawMessage, error) {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(toolCalls, &raw); err != nil {
@@ -276,10 +273,13 @@ func (a *Adapter) CallChatJSON(ctx context.Context, toolCalls json.RawMessage) (
 		}
 		calls[i] = a.toolCall(tc.ID, tc.Function.Name, args)
 	}
-	outs := a.reg.CallAll(ctx, calls)
-	msgs := make([]wireToolMessage, len(calls))
+	texts, media := a.chatResults(calls, a.reg.CallAll(ctx, calls))
+	msgs := make([]any, len(calls), len(calls)+1)
 	for i, c := range calls {
-		msgs[i] = wireToolMessage{Role: "tool", ToolCallID: c.ID, Content: outs[i].Text}
+		msgs[i] = wireToolMessage{Role: "tool", ToolCallID: c.ID, Content: texts[i]}
+	}
+	if media != nil {
+		msgs = append(msgs, media)
 	}
 	return json.Marshal(msgs)
 }

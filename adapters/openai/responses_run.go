@@ -173,10 +173,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 }
 
 func (m *responsesModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
-	items := make([]responses.ResponseInputItemUnionParam, len(calls))
-	for i, c := range calls {
-		items[i] = functionCallOutput(c.ID, outs[i].Text)
-	}
+	items := m.a.functionCallOutputs(calls, outs)
 	m.run.Inputs = append(m.run.Inputs, items)
 	m.unsent = items
 	m.params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}

@@ -179,3 +179,19 @@ func golden(t testing.TB, name string, got []byte, update bool) {
 		t.Errorf("%s changed (-want +got):\n%s", path, diff)
 	}
 }
+
+// SameJSON fails t unless got, what a function named what wrote, is the
+// same JSON value as sent, what the SDK sent.
+func SameJSON(t testing.TB, what string, sent, got []byte) {
+	t.Helper()
+	var s, g any
+	if err := json.Unmarshal(sent, &s); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("%s wrote %s: %v", what, got, err)
+	}
+	if diff := cmp.Diff(s, g); diff != "" {
+		t.Errorf("%s differs from what the SDK sends (-sdk +%s):\n%s", what, what, diff)
+	}
+}
