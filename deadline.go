@@ -68,8 +68,8 @@ const (
 // context.
 type registryCall struct {
 	info    CallInfo
-	bounded bool // the registry bounds the call: run the function inline
-	reached bool // the call went through the middleware to the tool
+	bounded bool        // the registry bounds the call: run the function inline
+	reached atomic.Bool // the call went through the middleware to the tool (a call abandoned at its deadline may set it late)
 }
 
 type registryCallKey struct{}

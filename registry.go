@@ -269,7 +269,7 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	} else {
 		out = c.h.HandleCall(ctx, call)
 	}
-	if c.middleware && !rc.reached && out.Text == "" && out.Structured == nil && !out.IsError && out.Err == nil {
+	if c.middleware && out.Text == "" && out.Structured == nil && !out.IsError && out.Err == nil && !rc.reached.Load() {
 		// A middleware answered with an empty Output without calling the
 		// tool: a bug, not an empty success.
 		return Output{
@@ -286,7 +286,7 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
 	t, ok := snap.byName[call.Name]
 	if rc := registryCallOf(ctx); rc != nil {
-		rc.reached = true
+		rc.reached.Store(true)
 	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -75,7 +76,12 @@ type cityArgs struct {
 // collects the CallInfo each call saw.
 func testRegistry(infos *[]toolreg.CallInfo) *toolreg.Registry {
 	reg := toolreg.NewRegistry()
-	seen := func(ctx context.Context) { *infos = append(*infos, toolreg.Info(ctx)) }
+	var mu sync.Mutex // a turn's calls run at once
+	seen := func(ctx context.Context) {
+		mu.Lock()
+		defer mu.Unlock()
+		*infos = append(*infos, toolreg.Info(ctx))
+	}
 	reg.MustAdd(
 		toolreg.MustNew("weather", "Weather for a city.", func(ctx context.Context, a cityArgs) (string, error) {
 			seen(ctx)
