@@ -106,8 +106,22 @@ type point struct {
 	Value  int64
 }
 
-// collect reads every metric point recorded so far, in order; for a
-// histogram it also checks that the sum is within [0, max) seconds.
+// collectN waits until n metric points have been recorded (a call
+// abandoned at its deadline records its metrics later), and returns them as
+// collect does.
+func (r *recorder) collectN(t testing.TB, n int) []point {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	got := r.collect(t)
+	for len(got) < n && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+		got = r.collect(t)
+	}
+	return got
+}
+
+// collect reads every metric point recorded so far, in order: a counter's
+// sum, a duration histogram's count, a token histogram's sum.
 func (r *recorder) collect(t testing.TB) []point {
 	t.Helper()
 	var rm metricdata.ResourceMetrics

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
 	toolotel "github.com/toolreg/toolreg/otel"
+	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 )
 
 // secret is what the model sends and the tools answer in these tests:
@@ -140,7 +141,7 @@ func TestMiddlewareOutcomes(t *testing.T) {
 			if diff := cmp.Diff([]span{tc.span}, rec.ended(t, 1)); diff != "" {
 				t.Errorf("span (-want +got):\n%s", diff)
 			}
-			if diff := cmp.Diff(tc.points, rec.collect(t)); diff != "" {
+			if diff := cmp.Diff(tc.points, rec.collectN(t, len(tc.points))); diff != "" {
 				t.Errorf("metrics (-want +got):\n%s", diff)
 			}
 		})
@@ -219,5 +220,38 @@ func TestMiddlewareParent(t *testing.T) {
 	delete(want[0].Attrs, "gen_ai.tool.call.id") // the call has no id
 	if diff := cmp.Diff(want, rec.ended(t, 2)); diff != "" {
 		t.Errorf("spans (-want +got):\n%s", diff)
+	}
+}
+
+// TestMiddlewareDuration checks that a call's duration metric is its
+// span's duration, as the conventions ask.
+func TestMiddlewareDuration(t *testing.T) {
+	rec := newRecorder(t)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("nap", "Naps.", func(context.Context, struct{}) (string, error) {
+		time.Sleep(20 * time.Millisecond)
+		return "rested", nil
+	}))
+	reg.Use(toolotel.Middleware(rec.opts...))
+	reg.Call(context.Background(), "nap", nil)
+	spans := rec.spans.Ended()
+	if len(spans) != 1 {
+		t.Fatalf("%d spans, want 1", len(spans))
+	}
+	want := spans[0].EndTime().Sub(spans[0].StartTime()).Seconds()
+	var rm metricdata.ResourceMetrics
+	if err := rec.metrics.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, m := range rm.ScopeMetrics[0].Metrics {
+		if h, ok := m.Data.(metricdata.Histogram[float64]); ok && m.Name == "gen_ai.execute_tool.duration" {
+			for _, dp := range h.DataPoints {
+				got = append(got, dp.Sum)
+			}
+		}
+	}
+	if diff := cmp.Diff([]float64{want}, got); diff != "" || want < 0.02 {
+		t.Errorf("gen_ai.execute_tool.duration (-span's +metric's), span %vs:\n%s", want, diff)
 	}
 }
