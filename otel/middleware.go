@@ -42,8 +42,9 @@ import (
 // become metric series; its span keeps the name.
 //
 // Nothing the model sent or read is recorded unless WithContent says so.
-// Without an OpenTelemetry SDK (the global no-op providers) the
-// middleware costs well under a microsecond a call.
+// Without an OpenTelemetry SDK (no-op providers) the middleware costs a
+// fraction of a microsecond a call and allocates once: it reads no clock
+// and builds no attribute unless something records them.
 func Middleware(opts ...Option) toolreg.Middleware {
 	c := newConfig(opts)
 	m := &toolMeter{tracer: c.tracer(), content: c.content}

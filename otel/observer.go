@@ -33,8 +33,8 @@ import (
 // gen_ai.usage.input_tokens and gen_ai.usage.output_tokens as the provider
 // reported them and toolreg.step. A failed run or model call has error.type (a
 // toolreg sentinel: max_steps, truncated, too_many_retries, stop_run, ...;
-// timeout, canceled; else the error's Go type, as a provider SDK's error)
-// and status Error. A run that pauses for the host (agent.ErrPaused) has not
+// timeout, canceled; the HTTP status of a provider's error response, "429";
+// else the error's Go type) and status Error. A run that pauses for the host (agent.ErrPaused) has not
 // failed: its span ends with a "paused" event, and the resumed run is a span
 // of its own.
 //
@@ -111,7 +111,8 @@ func (o *Observer) RunStarted(ctx context.Context, run agent.RunInfo) context.Co
 		name += " " + o.agent
 	}
 	st := &runState{start: time.Now(), agent: o.agent}
-	ctx, st.span = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs[:n]...), trace.WithTimestamp(st.start))
+	ctx, st.span = o.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(attrs[:n]...), trace.WithTimestamp(st.start))
 	return context.WithValue(ctx, runKey{}, st)
 }
 

@@ -12,7 +12,7 @@ import (
 const ScopeName = "github.com/toolreg/toolreg/otel"
 
 // Option configures Middleware and NewObserver.
-type Option func(*config)
+type Option struct{ set func(*config) }
 
 type config struct {
 	tp      trace.TracerProvider
@@ -24,13 +24,13 @@ type config struct {
 // WithTracerProvider records spans with tp instead of the global
 // provider (otel.GetTracerProvider).
 func WithTracerProvider(tp trace.TracerProvider) Option {
-	return func(c *config) { c.tp = tp }
+	return Option{func(c *config) { c.tp = tp }}
 }
 
 // WithMeterProvider records metrics with mp instead of the global
 // provider (otel.GetMeterProvider).
 func WithMeterProvider(mp metric.MeterProvider) Option {
-	return func(c *config) { c.mp = mp }
+	return Option{func(c *config) { c.mp = mp }}
 }
 
 // WithContent records what the model sent and what it read back on each
@@ -42,20 +42,22 @@ func WithMeterProvider(mp metric.MeterProvider) Option {
 // customer data). Turn it on where your telemetry may hold such data, in
 // development say; the SDK's span limits bound the length kept.
 func WithContent() Option {
-	return func(c *config) { c.content = true }
+	return Option{func(c *config) { c.content = true }}
 }
 
 // WithAgentName names the agent whose runs are observed: the run span is
 // then "invoke_agent {name}", and runs, their calls and their metrics
 // carry gen_ai.agent.name. Use it when one process runs several agents.
 func WithAgentName(name string) Option {
-	return func(c *config) { c.agent = name }
+	return Option{func(c *config) { c.agent = name }}
 }
 
 func newConfig(opts []Option) config {
 	var c config
 	for _, o := range opts {
-		o(&c)
+		if o.set != nil {
+			o.set(&c)
+		}
 	}
 	if c.tp == nil {
 		// The global provider delegates to whatever provider is set later,
