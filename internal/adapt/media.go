@@ -18,7 +18,9 @@ import (
 //
 // The bounds count bytes before base64. The Total of a turn counts only
 // that turn's results: the prompt and earlier turns count against the same
-// request limit, and only the host sees them.
+// request limit, and only the host sees them. A protocol that answers each
+// call in a message of its own (MCP) bounds each result instead: it sets
+// PerResult and starts a Turn for each result.
 type MediaRules struct {
 	// Provider names the provider to the model: "Anthropic".
 	Provider string
@@ -28,8 +30,12 @@ type MediaRules struct {
 	// "audio", "file", as toolreg.Media.Kind names them); a kind without
 	// one is left out.
 	Kinds map[string]MediaRule
-	// Total bounds the bytes of media in one turn's results.
+	// Total bounds the bytes of media in one turn's results, or in one
+	// result's with PerResult.
 	Total int
+	// PerResult says that Total bounds each result on its own, and the
+	// line of what is left out says so.
+	PerResult bool
 }
 
 // MediaRule is what a provider takes of one kind of media.
@@ -97,6 +103,8 @@ func (t *Turn) refuse(m toolreg.Media) string {
 			return fmt.Sprintf("%s takes %s of up to %d bytes %s, and this one has %d", r.Provider, plural(kind), rule.Max, r.Where, len(m.Data))
 		}
 		return fmt.Sprintf("%s takes %s of up to %s %s", r.Provider, plural(kind), Size(rule.Max), r.Where)
+	case t.used+len(m.Data) > r.Total && r.PerResult:
+		return fmt.Sprintf("this result already carries %s of media, and %s takes up to %s in one result", Size(t.used), r.Provider, Size(r.Total))
 	case t.used+len(m.Data) > r.Total:
 		return fmt.Sprintf("the results of this turn already carry %s of media, and %s takes up to %s in one request", Size(t.used), r.Provider, Size(r.Total))
 	}

@@ -20,6 +20,8 @@ func TestMediaTake(t *testing.T) {
 	}
 	withAudio := *rules
 	withAudio.Kinds = map[string]MediaRule{"audio": {Max: 1000}} // of any type
+	perResult := *rules
+	perResult.PerResult = true
 	manyTypes := *rules
 	manyTypes.Kinds = map[string]MediaRule{"audio": {Types: []string{"audio/wav", "audio/ogg", "audio/flac", "audio/aac", "audio/aiff"}, Max: 10}}
 	png := func(n int) toolreg.Media {
@@ -80,6 +82,12 @@ func TestMediaTake(t *testing.T) {
 				{png(100), {MIMEType: "application/pdf", Data: make([]byte, 1000)}, png(100)},
 			},
 			notes: [][]string{{""}, {"", `[a file (application/pdf, 1.0 kB) was left out: the results of this turn already carry 1.1 kB of media, and Claude takes up to 1.5 kB in one request]`, ""}},
+		},
+		{
+			name:  "over the bound of one result",
+			turn:  [][]toolreg.Media{{png(100), {MIMEType: "application/pdf", Data: make([]byte, 1000)}, {MIMEType: "application/pdf", Data: make([]byte, 1000)}}},
+			notes: [][]string{{"", "", `[a file (application/pdf, 1.0 kB) was left out: this result already carries 1.1 kB of media, and Claude takes up to 1.5 kB in one result]`}},
+			rules: &perResult,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
