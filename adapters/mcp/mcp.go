@@ -79,6 +79,15 @@ type Adapter struct {
 //   - annotations: those a tool imported from another MCP server came with
 //     (see Importer), and Annotate's over them.
 //
+// A result's media (toolreg.Output.Media) follow its text: images as image
+// content, audio as audio content, files as embedded resources (text for a
+// text type in UTF-8, a blob for any other) under a URI of the form
+// toolreg://tool/hash/name, which names the tool, the file and a hash of
+// its bytes, and which no client can fetch: the file is in the result
+// alone. A result carries up to 10 MB of media, so that it stays within
+// the 16 MiB message a go-sdk client reads over stdio; each medium past
+// that, or empty, is a line of text in its place that says why.
+//
 // A tool imported from another server is served while that server offers
 // it: when the server withdraws it, or its session ends, clients stop
 // seeing it (and are told with notifications/tools/list_changed) until it
@@ -262,7 +271,7 @@ func (a *Adapter) handler(name, mcpName string, shape output) mcp.ToolHandler {
 			// unknown tool.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", mcpName)}
 		}
-		return shape.result(a.reg.Call(ctx, name, args)), nil
+		return shape.result(mcpName, a.reg.Call(ctx, name, args)), nil
 	}
 }
 

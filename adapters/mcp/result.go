@@ -136,14 +136,19 @@ func rewriteWithout(schema json.RawMessage, drop string) []byte {
 	return b.Bytes()
 }
 
-// result converts one Output: its text as a text block (for a structured
-// result, the JSON the model reads), structuredContent when the tool
-// advertises an output schema, and isError for every failure.
-func (o output) result(out toolreg.Output) *mcp.CallToolResult {
-	res := &mcp.CallToolResult{
-		Content: []mcp.Content{&mcp.TextContent{Text: out.Text}},
-		IsError: out.IsError,
+// result converts one Output of tool (its MCP name): its text as a text
+// block (for a structured result, the JSON the model reads), then its
+// media (see mediaContent), structuredContent when the tool advertises an
+// output schema, and isError for every failure.
+func (o output) result(tool string, out toolreg.Output) *mcp.CallToolResult {
+	res := &mcp.CallToolResult{IsError: out.IsError}
+	media := mediaContent(tool, out.Media)
+	// An empty text block says nothing beside media; without them, it is
+	// how a result says it is empty.
+	if out.Text != "" || len(media) == 0 {
+		res.Content = append(res.Content, &mcp.TextContent{Text: out.Text})
 	}
+	res.Content = append(res.Content, media...)
 	if out.IsError || o.schema == nil || out.Structured == nil {
 		return res
 	}
