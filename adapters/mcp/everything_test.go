@@ -1,10 +1,16 @@
 package mcp
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
+	_ "image/png" // the tiny image's format
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,6 +206,14 @@ func TestEverythingServer(t *testing.T) {
 	})
 
 	t.Run("Anthropic", func(t *testing.T) {
+		// The gzip tool's file, as the import reads it.
+		gzipArgs := `{"name":"hello.txt.gz","data":"data:text/plain;base64,aGVsbG8gZnJvbSB0aGUgbW9kZWw=","outputType":"resource"}`
+		out := reg.Call(ctx, "everything__gzip-file-as-resource", json.RawMessage(gzipArgs))
+		if len(out.Media) != 1 || out.Media[0].Name != "hello.txt.gz" || out.Media[0].MIMEType != "application/gzip" || gunzip(t, out.Media[0].Data) != "hello from the model" {
+			t.Fatalf("the gzip tool's result: %+v", out)
+		}
+		gzipped := out.Media[0]
+
 		var msg anthropicsdk.Message
 		if err := json.Unmarshal([]byte(`{"id":"msg_1","type":"message","role":"assistant","model":"scripted","stop_reason":"tool_use",
 			"usage":{"input_tokens":1,"output_tokens":1},"content":[
@@ -207,34 +221,77 @@ func TestEverythingServer(t *testing.T) {
 			{"type":"tool_use","id":"tu_1","name":"everything__get-tiny-image","input":{}},
 			{"type":"tool_use","id":"tu_2","name":"everything__get-annotated-message","input":{"messageType":"error"}},
 			{"type":"tool_use","id":"tu_3","name":"everything__get-structured-content","input":{"location":"Atlantis"}},
-			{"type":"tool_use","id":"tu_4","name":"everything__get-resource-reference","input":{"resourceType":"Text","resourceId":2}}]}`), &msg); err != nil {
+			{"type":"tool_use","id":"tu_4","name":"everything__get-resource-reference","input":{"resourceType":"Text","resourceId":2}},
+			{"type":"tool_use","id":"tu_5","name":"everything__get-resource-reference","input":{"resourceType":"Blob","resourceId":3}},
+			{"type":"tool_use","id":"tu_6","name":"everything__gzip-file-as-resource","input":`+gzipArgs+`}]}`), &msg); err != nil {
 			t.Fatal(err)
 		}
 		reply := anthropic.New(reg, anthropic.WithStrict(), anthropic.WithNonStrictFallback()).Call(ctx, msg)
+		// Each block of a tool_result as a line: text as it is, an image
+		// as its type and size as decoded from the payload, a document as
+		// its source.
 		type result struct {
-			ID, Text string
-			IsError  bool
+			ID      string
+			Blocks  []string
+			IsError bool
 		}
 		var results []result
 		for _, b := range reply.OfUser.Content {
 			r := b.OfToolResult
 			res := result{ID: r.ToolUseID, IsError: r.IsError.Value}
 			for _, c := range r.Content {
-				res.Text += c.OfText.Text
+				switch {
+				case c.OfText != nil:
+					res.Blocks = append(res.Blocks, c.OfText.Text)
+				case c.OfImage != nil:
+					src := c.OfImage.Source.OfBase64
+					data, err := base64.StdEncoding.DecodeString(src.Data)
+					if err != nil {
+						t.Fatal(err)
+					}
+					img, format, err := image.DecodeConfig(bytes.NewReader(data))
+					res.Blocks = append(res.Blocks, fmt.Sprintf("image %s: %s %dx%d, %d bytes (%v)", src.MediaType, format, img.Width, img.Height, len(data), err))
+				case c.OfDocument != nil:
+					res.Blocks = append(res.Blocks, "document: "+c.OfDocument.Source.OfText.Data)
+				}
 			}
 			results = append(results, res)
 		}
 		want := []result{
-			{"tu_1", "Here's the image you requested:\n[image: image/png, 4033 bytes, not shown]\nThe image above is the MCP logo.", false},
-			{"tu_2", "Error: Operation failed", false},
-			{"tu_3", "invalid arguments for tool \"everything__get-structured-content\":\n- location: \"Atlantis\" is not allowed; allowed values: \"New York\", \"Chicago\", \"Los Angeles\"\nFix the arguments and call the tool again.", true},
-			{"tu_4", "Returning resource reference for Resource 2:\n[resource <demo://resource/dynamic/text/2>]\nResource 2: This is a plaintext resource created at " /* then a time */, false},
+			{"tu_1", []string{"Here's the image you requested:\nThe image above is the MCP logo.", "image image/png: png 20x20, 4033 bytes (<nil>)"}, false},
+			{"tu_2", []string{"Error: Operation failed"}, false},
+			{"tu_3", []string{"invalid arguments for tool \"everything__get-structured-content\":\n- location: \"Atlantis\" is not allowed; allowed values: \"New York\", \"Chicago\", \"Los Angeles\"\nFix the arguments and call the tool again."}, true},
+			{"tu_4", []string{"Returning resource reference for Resource 2:\n[resource <demo://resource/dynamic/text/2>]\nResource 2: This is a plaintext resource created at " /* then a time */}, false},
+			{"tu_5", []string{"Returning resource reference for Resource 3:\nYou can access this resource using the URI: demo://resource/dynamic/blob/3", "document: Resource 3: This is a base64 blob created at " /* then a time */}, false},
+			{"tu_6", []string{fmt.Sprintf(`[a file "hello.txt.gz" (application/gzip, %d bytes) was left out: Anthropic takes files only as application/pdf, text/plain, text/csv or text/markdown]`, len(gzipped.Data))}, false},
 		}
-		if len(results) == len(want) && strings.HasPrefix(results[3].Text, want[3].Text) {
-			want[3].Text = results[3].Text
+		// The server writes the time it made a resource.
+		for i, w := range want {
+			for j, block := range w.Blocks {
+				if i < len(results) && j < len(results[i].Blocks) && strings.HasSuffix(block, " at ") && strings.HasPrefix(results[i].Blocks[j], block) {
+					want[i].Blocks[j] = results[i].Blocks[j]
+				}
+			}
 		}
 		if diff := cmp.Diff(want, results); diff != "" {
 			t.Errorf("tool results (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("MCP, served again", func(t *testing.T) {
+		imported := reg.Call(ctx, "everything__get-tiny-image", nil)
+		srv, _ := newServer(t, reg)
+		cs, _ := connect(t, srv, versions[0], nil)
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "everything__get-tiny-image"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []mcp.Content{
+			&mcp.TextContent{Text: "Here's the image you requested:\nThe image above is the MCP logo."},
+			&mcp.ImageContent{MIMEType: "image/png", Data: imported.Media[0].Data},
+		}
+		if diff := cmp.Diff(want, res.Content); diff != "" || len(imported.Media[0].Data) != 4033 {
+			t.Errorf("content (-want +got):\n%s", diff)
 		}
 	})
 
@@ -279,4 +336,18 @@ func TestEverythingServer(t *testing.T) {
 			t.Errorf("the Go tool: %+v", out)
 		}
 	})
+}
+
+// gunzip is the text data holds, gzipped.
+func gunzip(t *testing.T, data []byte) string {
+	t.Helper()
+	r, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

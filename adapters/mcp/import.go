@@ -115,8 +115,10 @@ func NewImporter(reg *toolreg.Registry, opts ...ImportOption) (*Importer, error)
 //     serves them;
 //   - a call sends the arguments with the call's context, so the
 //     registry's deadlines and cancellation reach the server; the result's
-//     text content is what the model reads (other content is named in
-//     brackets: images, audio, resources), structuredContent is
+//     text content is what the model reads, with text resources and
+//     resource links in it as text; its images, audio and blob resources
+//     are Output.Media, which each provider's adapter sends in its own form
+//     (and AddTools as MCP content again); structuredContent is
 //     Output.Structured, and an isError result is an error Output whose
 //     text is the server's.
 //

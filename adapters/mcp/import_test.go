@@ -285,21 +285,26 @@ func TestImport(t *testing.T) {
 		isError    bool
 		err        error
 		reached    bool // the call reached the server
+		media      []toolreg.Media
 	}{
-		{"up__echo", `{"message":"hello"}`, "hello", "", false, nil, true},
-		{"up__echo", `{}`, "invalid arguments for tool \"up__echo\":\n- message: required field is missing\nFix the arguments and call the tool again.", "", true, toolreg.ErrInvalidArguments, false},
-		{"up__files_read", `{"path":"a.txt"}`, "contents of a.txt", "", false, nil, true},
-		{"up__files_read", `{"path":"a.txt","mode":"w"}`, "invalid arguments for tool \"up__files_read\":\n- mode: unknown field\nFix the arguments and call the tool again.", "", true, toolreg.ErrInvalidArguments, false},
-		{"up__weather", `{"city":"Paris"}`, `{"high": 21, "city": "Paris"}`, `{"city":"Paris","high":21}`, false, nil, true},
-		{"up__weather", `{"city":"Atlantis"}`, "no weather station in Atlantis", "", true, toolreg.ErrToolFailed, true},
-		{"up__media", ``, "Here you are:\n[image: image/png, 5 bytes, not shown]\n[resource link: a.txt <file:///a.txt>, text/plain: the first file]\n[resource <file:///b.txt>]\nbee\n[resource <file:///c.bin>: binary, 3 bytes, not shown]", "", false, nil, true},
-		{"up__structured_only", `{}`, `{"n":1}`, `{"n":1}`, false, nil, true},
-		{"get_time", `{}`, "10:00", "", false, nil, false},
+		{"up__echo", `{"message":"hello"}`, "hello", "", false, nil, true, nil},
+		{"up__echo", `{}`, "invalid arguments for tool \"up__echo\":\n- message: required field is missing\nFix the arguments and call the tool again.", "", true, toolreg.ErrInvalidArguments, false, nil},
+		{"up__files_read", `{"path":"a.txt"}`, "contents of a.txt", "", false, nil, true, nil},
+		{"up__files_read", `{"path":"a.txt","mode":"w"}`, "invalid arguments for tool \"up__files_read\":\n- mode: unknown field\nFix the arguments and call the tool again.", "", true, toolreg.ErrInvalidArguments, false, nil},
+		{"up__weather", `{"city":"Paris"}`, `{"high": 21, "city": "Paris"}`, `{"city":"Paris","high":21}`, false, nil, true, nil},
+		{"up__weather", `{"city":"Atlantis"}`, "no weather station in Atlantis", "", true, toolreg.ErrToolFailed, true, nil},
+		{"up__media", ``, "Here you are:\n[resource link: a.txt <file:///a.txt>, text/plain: the first file]\n[resource <file:///b.txt>]\nbee", "", false, nil, true,
+			[]toolreg.Media{{MIMEType: "image/png", Data: []byte("12345")}, {MIMEType: "application/octet-stream", Data: []byte{1, 2, 3}, Name: "c.bin"}}},
+		{"up__structured_only", `{}`, `{"n":1}`, `{"n":1}`, false, nil, true, nil},
+		{"get_time", `{}`, "10:00", "", false, nil, false, nil},
 	} {
 		before := u.calls.Load()
 		out := reg.Call(context.Background(), tc.tool, json.RawMessage(tc.args))
 		if out.Text != tc.text || string(out.Structured) != tc.structured || out.IsError != tc.isError || !errors.Is(out.Err, tc.err) || (tc.err == nil) != (out.Err == nil) {
 			t.Errorf("%s %s = %+v\nwant text %q, structured %s, isError %v, err %v", tc.tool, tc.args, out, tc.text, tc.structured, tc.isError, tc.err)
+		}
+		if diff := cmp.Diff(tc.media, out.Media); diff != "" {
+			t.Errorf("%s: media (-want +got):\n%s", tc.tool, diff)
 		}
 		if reached := u.calls.Load() > before; reached != tc.reached {
 			t.Errorf("%s %s: reached the server: %v, want %v", tc.tool, tc.args, reached, tc.reached)

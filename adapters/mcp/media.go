@@ -4,7 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"mime"
+	"net/http"
 	"net/url"
+	"path"
 	"strings"
 	"unicode/utf8"
 
@@ -109,4 +111,52 @@ func resourceURI(tool string, m toolreg.Media) string {
 		uri += "/" + url.PathEscape(m.Name)
 	}
 	return uri
+}
+
+// contentMedia is the Media of content an imported tool's server sent,
+// and whether it is one: image, audio and a blob resource are; text, a
+// text resource and a resource link are not, and stay text (see
+// fromResult).
+func contentMedia(c mcp.Content) (toolreg.Media, bool) {
+	switch c := c.(type) {
+	case *mcp.ImageContent:
+		return toolreg.Media{MIMEType: mediaType(c.MIMEType, c.Data), Data: c.Data}, true
+	case *mcp.AudioContent:
+		return toolreg.Media{MIMEType: mediaType(c.MIMEType, c.Data), Data: c.Data}, true
+	case *mcp.EmbeddedResource:
+		if r := c.Resource; r != nil && r.Blob != nil {
+			return toolreg.Media{MIMEType: mediaType(r.MIMEType, r.Blob), Data: r.Blob, Name: fileName(r.URI)}, true
+		}
+	}
+	return toolreg.Media{}, false
+}
+
+// mediaType is the MIME type the server gave, or, when it gave none (MCP
+// requires one of images and audio, not of resources), the one sniffed
+// from data, so that a PNG still reaches the model as an image.
+func mediaType(given string, data []byte) string {
+	if given != "" {
+		return given
+	}
+	return adapt.BareType(http.DetectContentType(data))
+}
+
+// fileName is the name of the file a resource's URI ends with, as in
+// file:///reports/q3.pdf or toolreg://tool/hash/report.pdf; "" when its
+// last segment does not look like the name of a file (no extension, as in
+// demo://resource/7): providers read a file's type from its name.
+func fileName(uri string) string {
+	u, err := url.Parse(uri)
+	if err != nil {
+		return ""
+	}
+	p := u.EscapedPath()
+	if p == "" {
+		p = u.Opaque
+	}
+	name, err := url.PathUnescape(p[strings.LastIndex(p, "/")+1:])
+	if ext := path.Ext(name); err != nil || ext == "" || ext == name {
+		return ""
+	}
+	return name
 }

@@ -11,7 +11,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/anthropic"
+	"github.com/toolreg/toolreg/adapters/openai"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
@@ -206,5 +209,195 @@ func TestServeMediaFitsClients(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// pngBytes is the start of a PNG file, which a sniffer knows.
+var pngBytes = []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+
+// TestImportMedia calls imported tools whose results hold each kind of
+// content, for each revision: images, audio and blob resources are Media,
+// in order; text, text resources and resource links are the text.
+func TestImportMedia(t *testing.T) {
+	image := &mcp.ImageContent{MIMEType: "image/png", Data: []byte("12345")}
+	for _, tc := range []struct {
+		name    string
+		content []mcp.Content
+		isError bool
+		want    toolreg.Output
+	}{
+		{name: "an image between texts",
+			content: []mcp.Content{&mcp.TextContent{Text: "Here it is:"}, image, &mcp.TextContent{Text: "The image above is a chart."}},
+			want:    toolreg.Output{Text: "Here it is:\nThe image above is a chart.", Media: []toolreg.Media{{MIMEType: "image/png", Data: []byte("12345")}}}},
+		{name: "media alone",
+			content: []mcp.Content{image, &mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF")}},
+			want:    toolreg.Output{Media: []toolreg.Media{{MIMEType: "image/png", Data: []byte("12345")}, {MIMEType: "audio/wav", Data: []byte("RIFF")}}}},
+		{name: "blob resources",
+			content: []mcp.Content{
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///reports/q3.pdf", MIMEType: "application/pdf", Blob: []byte("%PDF")}},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "demo://resource/dynamic/blob/1", MIMEType: "text/plain; charset=iso-8859-1", Blob: []byte("caf\xe9")}},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "toolreg://show/00/my%20report%2Fv2.pdf", MIMEType: "application/pdf", Blob: []byte("%PDF")}},
+			},
+			want: toolreg.Output{Media: []toolreg.Media{
+				{MIMEType: "application/pdf", Data: []byte("%PDF"), Name: "q3.pdf"},
+				{MIMEType: "text/plain; charset=iso-8859-1", Data: []byte("caf\xe9")},
+				{MIMEType: "application/pdf", Data: []byte("%PDF"), Name: "my report/v2.pdf"},
+			}}},
+		{name: "no MIME type",
+			content: []mcp.Content{
+				&mcp.ImageContent{Data: pngBytes},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///c.bin", Blob: []byte{1, 2, 3}}},
+			},
+			want: toolreg.Output{Media: []toolreg.Media{{MIMEType: "image/png", Data: pngBytes}, {MIMEType: "application/octet-stream", Data: []byte{1, 2, 3}, Name: "c.bin"}}}},
+		{name: "text resources and links stay text",
+			content: []mcp.Content{
+				&mcp.TextContent{Text: "Two files:"},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///b.json", MIMEType: "application/json", Text: `{"b":1}`}},
+				&mcp.ResourceLink{URI: "file:///a.txt", Name: "a.txt", MIMEType: "text/plain", Description: "the first file"},
+			},
+			want: toolreg.Output{Text: "Two files:\n[resource <file:///b.json>]\n{\"b\":1}\n[resource link: a.txt <file:///a.txt>, text/plain: the first file]"}},
+		{name: "an error with a screenshot",
+			content: []mcp.Content{&mcp.TextContent{Text: "the page did not load"}, image}, isError: true,
+			want: toolreg.Output{Text: "the page did not load", IsError: true, Media: []toolreg.Media{{MIMEType: "image/png", Data: []byte("12345")}}}},
+	} {
+		for _, v := range versions {
+			t.Run(tc.name+"/"+v, func(t *testing.T) {
+				u := newUpstream()
+				u.add(&mcp.Tool{Name: "media"}, `{"type":"object"}`, func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+					return &mcp.CallToolResult{Content: tc.content, IsError: tc.isError}, nil
+				})
+				reg := toolreg.NewRegistry()
+				im, err := NewImporter(reg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cs, _ := u.link(t, im, v)
+				if err := im.Import(context.Background(), cs); err != nil {
+					t.Fatal(err)
+				}
+				got := reg.Call(context.Background(), "media", nil)
+				got.Err = nil
+				if diff := cmp.Diff(tc.want, got); diff != "" {
+					t.Errorf("Output (-want +got):\n%s", diff)
+				}
+			})
+		}
+	}
+}
+
+// mediaUpstream is a server with one tool, media, whose result holds an
+// image, audio, a blob resource and a text resource between texts.
+func mediaUpstream() *upstream {
+	u := newUpstream()
+	u.add(&mcp.Tool{Name: "media"}, `{"type":"object"}`, func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{
+			&mcp.TextContent{Text: "Here you are:"},
+			&mcp.ImageContent{MIMEType: "image/png", Data: pngBytes},
+			&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF wave")},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///out/report.pdf", MIMEType: "application/pdf", Blob: []byte("%PDF-1.7 report")}},
+			&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///out/notes.txt", MIMEType: "text/plain", Text: "bee"}},
+		}}, nil
+	})
+	return u
+}
+
+// TestImportMediaToProviders: the media of an imported tool reach the
+// model in each provider's form: Anthropic's image and document blocks
+// inside tool_result, OpenAI Responses' input_image and input_file in
+// function_call_output; what a provider does not take (audio) is a line.
+func TestImportMediaToProviders(t *testing.T) {
+	reg := toolreg.NewRegistry()
+	mediaUpstream().importInto(t, reg)
+	ctx := context.Background()
+	pngB64 := "iVBORw0KGgoAAAANSUhEUg=="
+	const (
+		text     = "Here you are:\n[resource <file:///out/notes.txt>]\nbee"
+		audioOut = "[an audio clip (audio/wav, 9 bytes) was left out: %s takes no audio in tool results]"
+	)
+
+	t.Run("Anthropic", func(t *testing.T) {
+		b, err := anthropic.New(reg).CallJSON(ctx, json.RawMessage(`[{"type":"tool_use","id":"tu_1","name":"media","input":{}}]`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got any
+		json.Unmarshal(b, &got)
+		var want any
+		json.Unmarshal([]byte(`{"role":"user","content":[{"type":"tool_result","tool_use_id":"tu_1","content":[
+			{"type":"text","text":`+quote(text)+`},
+			{"type":"image","source":{"type":"base64","media_type":"image/png","data":"`+pngB64+`"}},
+			{"type":"text","text":`+quote(strings.Replace(audioOut, "%s", "Anthropic", 1))+`},
+			{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjcgcmVwb3J0"},"title":"report.pdf"}]}]}`), &want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("tool_result (-want +got):\n%s", diff)
+		}
+	})
+
+	t.Run("OpenAI Responses", func(t *testing.T) {
+		var resp responses.Response
+		if err := json.Unmarshal([]byte(`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"completed","output":[
+			{"type":"function_call","id":"fc_1","call_id":"call_1","name":"media","arguments":"{}","status":"completed"}]}`), &resp); err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(openai.New(reg).CallResponses(ctx, resp.Output))
+		var got any
+		json.Unmarshal(b, &got)
+		var want any
+		json.Unmarshal([]byte(`[{"type":"function_call_output","call_id":"call_1","output":[
+			{"type":"input_text","text":`+quote(text)+`},
+			{"type":"input_image","image_url":"data:image/png;base64,`+pngB64+`"},
+			{"type":"input_text","text":`+quote(strings.Replace(audioOut, "%s", "OpenAI", 1))+`},
+			{"type":"input_file","file_data":"data:application/pdf;base64,JVBERi0xLjcgcmVwb3J0","filename":"report.pdf"}]}]`), &want)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("function_call_output (-want +got):\n%s", diff)
+		}
+	})
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// TestMediaRoundTrip imports a server's tool, serves it again, and imports
+// it from there: the client of the second server gets the same bytes and
+// types as the first server sent (files under URIs of their own, text
+// resources as text), and the second import the same Output as the first.
+func TestMediaRoundTrip(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			ctx := context.Background()
+			first := toolreg.NewRegistry()
+			mediaUpstream().importInto(t, first)
+			srv, _ := newServer(t, first)
+			cs, _ := connect(t, srv, v, nil)
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "media"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := []mcp.Content{
+				&mcp.TextContent{Text: "Here you are:\n[resource <file:///out/notes.txt>]\nbee"},
+				&mcp.ImageContent{MIMEType: "image/png", Data: pngBytes},
+				&mcp.AudioContent{MIMEType: "audio/wav", Data: []byte("RIFF wave")},
+				&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "toolreg://media/336276927fc27d28/report.pdf", MIMEType: "application/pdf", Blob: []byte("%PDF-1.7 report")}},
+			}
+			if diff := cmp.Diff(want, res.Content); diff != "" {
+				t.Errorf("served again (-want +got):\n%s", diff)
+			}
+
+			second := toolreg.NewRegistry()
+			im, err := NewImporter(second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			down, _ := (&upstream{srv: srv}).link(t, im, v)
+			if err := im.Import(ctx, down); err != nil {
+				t.Fatal(err)
+			}
+			a, b := first.Call(ctx, "media", nil), second.Call(ctx, "media", nil)
+			if diff := cmp.Diff(a, b); diff != "" || len(a.Media) != 3 {
+				t.Errorf("imported twice (-once +twice):\n%s", diff)
+			}
+		})
 	}
 }

@@ -161,15 +161,27 @@ func (o output) result(tool string, out toolreg.Output) *mcp.CallToolResult {
 }
 
 // fromResult converts an imported tool's result to the Output the model
-// reads: the text content, joined by newlines, with other content named in
-// brackets (the Output holds text only); structuredContent as Structured;
-// isError as an error Output whose text is the server's.
+// reads: its text content, joined by newlines, with text resources under a
+// line naming their URI and resource links as a line each; its images,
+// audio and blob resources as Media, in order, which each provider's
+// adapter sends in its own form; structuredContent as Structured; isError
+// as an error Output whose text is the server's.
+//
+// A text resource stays text, not a file of Media: every provider's model
+// reads text, while some take few files or none in tool results (Chat
+// Completions takes PDFs only), and a JSON or code resource would reach
+// them as a line saying it was left out.
 func fromResult(res *mcp.CallToolResult) toolreg.Output {
+	var out toolreg.Output
 	parts := make([]string, 0, len(res.Content))
 	for _, c := range res.Content {
+		if m, ok := contentMedia(c); ok {
+			out.Media = append(out.Media, m)
+			continue
+		}
 		parts = append(parts, contentText(c))
 	}
-	out := toolreg.Output{Text: strings.Join(parts, "\n"), IsError: res.IsError}
+	out.Text, out.IsError = strings.Join(parts, "\n"), res.IsError
 	if res.IsError {
 		if out.Text == "" {
 			out.Text = "the tool failed without saying why"
@@ -189,15 +201,12 @@ func fromResult(res *mcp.CallToolResult) toolreg.Output {
 	return out
 }
 
-// contentText is what the model reads of one content block.
+// contentText is what the model reads of a content block that is not
+// Media (see contentMedia).
 func contentText(c mcp.Content) string {
 	switch c := c.(type) {
 	case *mcp.TextContent:
 		return c.Text
-	case *mcp.ImageContent:
-		return fmt.Sprintf("[image: %s, %d bytes, not shown]", c.MIMEType, len(c.Data))
-	case *mcp.AudioContent:
-		return fmt.Sprintf("[audio: %s, %d bytes, not shown]", c.MIMEType, len(c.Data))
 	case *mcp.ResourceLink:
 		s := fmt.Sprintf("[resource link: %s <%s>", cmp.Or(c.Title, c.Name), c.URI)
 		if c.MIMEType != "" {
@@ -208,14 +217,10 @@ func contentText(c mcp.Content) string {
 		}
 		return s + "]"
 	case *mcp.EmbeddedResource:
-		r := c.Resource
-		if r == nil {
+		if c.Resource == nil {
 			return "[resource]"
 		}
-		if r.Blob != nil {
-			return fmt.Sprintf("[resource <%s>: %s, %d bytes, not shown]", r.URI, cmp.Or(r.MIMEType, "binary"), len(r.Blob))
-		}
-		return fmt.Sprintf("[resource <%s>]\n%s", r.URI, r.Text)
+		return fmt.Sprintf("[resource <%s>]\n%s", c.Resource.URI, c.Resource.Text)
 	default:
 		return fmt.Sprintf("[content of type %T, not shown]", c)
 	}
