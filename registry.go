@@ -269,7 +269,7 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	} else {
 		out = c.h.HandleCall(ctx, call)
 	}
-	if c.middleware && out.Text == "" && out.Structured == nil && !out.IsError && out.Err == nil && !rc.reached.Load() {
+	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && !rc.reached.Load() {
 		// A middleware answered with an empty Output without calling the
 		// tool: a bug, not an empty success.
 		return Output{
