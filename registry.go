@@ -55,8 +55,17 @@ type listener struct {
 // snapshot is an immutable view of the tools: Add replaces it, readers
 // never lock.
 type snapshot struct {
-	tools  []AnyTool
-	byName map[string]AnyTool
+	tools    []AnyTool
+	byName   map[string]AnyTool
+	timeouts bool // a tool has its own timeout (WithTimeout)
+}
+
+// toolTimeout is a tool's own timeout, 0 for none.
+func toolTimeout(t AnyTool) time.Duration {
+	if tt, ok := t.(interface{ timeout() time.Duration }); ok {
+		return tt.timeout()
+	}
+	return 0
 }
 
 // RegistryOption configures a Registry.
@@ -152,6 +161,7 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.snap.Load()
+	timeouts := old.timeouts
 	byName := make(map[string]AnyTool, len(old.byName)+len(tools))
 	for k, v := range old.byName {
 		byName[k] = v
@@ -168,10 +178,11 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 			return nil, fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
 		}
 		byName[name] = t
+		timeouts = timeouts || toolTimeout(t) > 0
 	}
 	all := make([]AnyTool, 0, len(old.tools)+len(tools))
 	all = append(append(all, old.tools...), tools...)
-	r.snap.Store(&snapshot{tools: all, byName: byName})
+	r.snap.Store(&snapshot{tools: all, byName: byName, timeouts: timeouts})
 	return slices.Clone(r.onAdd), nil
 }
 
@@ -248,11 +259,9 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 		return overloadedOutput(call.Name, n)
 	}
 	timeout := r.timeout
-	if t, ok := r.Lookup(call.Name); ok {
-		if tt, ok := t.(interface{ timeout() time.Duration }); ok {
-			if d := tt.timeout(); d > 0 && (timeout == 0 || d < timeout) {
-				timeout = d
-			}
+	if snap := r.snap.Load(); snap.timeouts {
+		if d := toolTimeout(snap.byName[call.Name]); d > 0 && (timeout == 0 || d < timeout) {
+			timeout = d
 		}
 	}
 	if timeout > 0 {
@@ -294,9 +303,18 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	return invoke(ctx, t, call)
 }
 
+// recovering is a tool whose Invoke turns its own panics into Outputs.
+type recovering interface {
+	AnyTool
+	recovers()
+}
+
 // invoke calls a tool's Invoke; a hand-written one may panic, which is the
 // tool's failure, not the library's.
 func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
+	if t, ok := t.(recovering); ok {
+		return t.Invoke(ctx, call.Arguments)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			out = panicOutput(call.Name, p, debug.Stack())

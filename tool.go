@@ -323,6 +323,8 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 // defaults filled in), calls the function and encodes its result. Empty,
 // blank or null args mean {}. Invoke never panics; every failure is an
 // Output with IsError set, a message for the model and Err for the host.
+func (t *Tool[A, R]) recovers() {}
+
 func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -121,12 +121,30 @@ func (c *Checker) Decode(args []byte, dst reflect.Value) ([]Problem, error) {
 	if len(args) > c.limits.MaxBytes {
 		return []Problem{{Message: fmt.Sprintf("the arguments are %d bytes long; the limit is %d: send less", len(args), c.limits.MaxBytes)}}, nil
 	}
+	if c.fast != nil && withinLimits(args, c.limits) {
+		// Short arguments: the fast path first, and scan only for what it
+		// does not accept (what it accepts is JSON, within the limits).
+		verdict, problems := c.fast.run(args, nil, dst)
+		if verdict == accepted {
+			return nil, nil
+		}
+		return c.settle(args, dst, verdict, problems)
+	}
+	return c.settle(args, dst, pending, nil)
+}
+
+// settle measures args with scan, runs the fast path unless it has
+// already given its verdict, and leaves to the reference path what the
+// fast path does not decide.
+func (c *Checker) settle(args []byte, dst reflect.Value, verdict verdict, problems []Problem) ([]Problem, error) {
 	values, sizes, p := scan(args, c.limits)
 	if p != nil {
 		return []Problem{*p}, nil
 	}
 	if c.fast != nil {
-		verdict, problems := c.fast.run(args, sizes, dst)
+		if verdict == pending {
+			verdict, problems = c.fast.run(args, sizes, dst)
+		}
 		switch {
 		case verdict == accepted:
 			return nil, nil

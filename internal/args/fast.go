@@ -38,6 +38,7 @@ const (
 	unsure   verdict = iota // the reference path decides
 	accepted                // dst holds the arguments
 	rejected                // the problems say why
+	pending                 // the fast path has not run yet
 )
 
 // fnode is the fast plan of one schema position: its Go shape and the
@@ -445,14 +446,21 @@ var (
 // call gets a message of a readable length, and costs no more to read.
 const maxProblems = 20
 
+// keptArgs is the length of arguments up to which a pooled decoder may
+// keep them until its next call.
+const keptArgs = 4 << 10
+
 // run checks args and decodes them into v in one pass; sizes are scan's.
 func (f *fnode) run(args []byte, sizes []span, v reflect.Value) (verdict, []Problem) {
 	st := fastPool.Get().(*fastState)
 	defer func() {
 		// Drop the references to the arguments before pooling: a pooled
-		// decoder must not keep a 1 MiB call alive.
-		st.buf = bytes.Buffer{}
-		st.dec.Reset(&st.buf)
+		// decoder must not keep a 1 MiB call alive. Keeping a short one
+		// costs less than the Reset.
+		if len(args) > keptArgs {
+			st.buf = bytes.Buffer{}
+			st.dec.Reset(&st.buf)
+		}
 		st.path, st.problems, st.number, st.sizes, st.args = st.path[:0], nil, nil, nil, nil
 		fastPool.Put(st)
 	}()

@@ -80,6 +80,7 @@ func bothPaths[A any](t testing.TB, c *Checker, args string) (fast, ref outcome[
 	if len(b) == 0 || string(b) == "null" {
 		b = []byte("{}")
 	}
+	sameOrder[A](t, c, b)
 	_, sizes, p := scan(b, testLimits)
 	if p != nil {
 		t.Skipf("refused before either path reads it: %s", p.Message)
@@ -94,6 +95,29 @@ func bothPaths[A any](t testing.TB, c *Checker, args string) (fast, ref outcome[
 		ref.verdict = rejected
 	}
 	return fast, ref
+}
+
+// sameOrder fails unless Decode, which runs the fast path before scan on
+// short arguments, answers as scan first then the paths do.
+func sameOrder[A any](t testing.TB, c *Checker, b []byte) {
+	t.Helper()
+	var got, want A
+	gotProblems, err := c.Decode(b, reflect.ValueOf(&got).Elem())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantProblems, err := c.settle(b, reflect.ValueOf(&want).Elem(), pending, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantProblems, gotProblems); diff != "" {
+		t.Fatalf("%s: Decode words the problems otherwise than scan first (-scan first +Decode):\n%s", b, diff)
+	}
+	if wantProblems == nil {
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: Decode decodes otherwise than scan first (-scan first +Decode):\n%s", b, diff)
+		}
+	}
 }
 
 // checkPaths runs one call through both paths and fails on any difference
@@ -123,7 +147,37 @@ func checkPaths[A any](t testing.TB, c *Checker, args string) (decided bool) {
 }
 
 func (v verdict) String() string {
-	return [...]string{"unsure", "accepted", "rejected"}[v]
+	return [...]string{"unsure", "accepted", "rejected", "pending"}[v]
+}
+
+// TestShortArgumentsWithinLimits holds short arguments that break a limit,
+// which Decode reads with the fast path before scan, to scan's words.
+func TestShortArgumentsWithinLimits(t *testing.T) {
+	c := checkerFor[richArgs](t)
+	deep := `{"extra":` + strings.Repeat("[", 70) + `}`
+	if !withinLimits([]byte(deep), testLimits) {
+		t.Fatalf("%d bytes are not short", len(deep))
+	}
+	// The shortest valid JSON too deep is just too long for the fast path
+	// to go first.
+	valid := `[` + strings.Repeat("[", 64) + strings.Repeat("]", 64) + `]`
+	for _, args := range []string{deep, `{"extra":` + valid + `}`} {
+		var a richArgs
+		problems, err := c.Decode([]byte(args), reflect.ValueOf(&a).Elem())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Problem{{Message: "the arguments nest objects and arrays deeper than 64 levels"}}
+		if diff := cmp.Diff(want, problems); diff != "" {
+			t.Errorf("Decode(%s) (-want +got):\n%s", args, diff)
+		}
+	}
+	if withinLimits([]byte(valid), testLimits) {
+		t.Errorf("%d bytes of valid JSON 65 levels deep are short", len(valid))
+	}
+	for _, args := range []string{deep, `{"city":"Paris","small":1,"tags":["a",1,true,null,[],{},"b"]}`, `{"city":"Paris","small":1e999}`, `{"city":`} {
+		sameOrder[richArgs](t, c, []byte(args))
+	}
 }
 
 func TestPathsAgree(t *testing.T) {

@@ -1,13 +1,30 @@
 package args
 
 import (
-	"bytes"
 	"fmt"
 	"slices"
 )
 
 // trimSpace trims the white space JSON allows, and no other.
-func trimSpace(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && isSpace(b[0]) {
+		b = b[1:]
+	}
+	for len(b) > 0 && isSpace(b[len(b)-1]) {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
+
+// withinLimits reports whether args are too short to break l whatever
+// they hold: valid JSON deeper than l.MaxDepth takes 2*(l.MaxDepth+1)
+// bytes, and each value counted takes one byte at least. scan can then
+// wait until the fast path has not accepted them.
+func withinLimits(args []byte, l Limits) bool {
+	return len(args) < 2*(l.MaxDepth+1) && len(args) <= l.MaxValues
+}
 
 // span is the number of items of one array or object, by the offset of
 // its opening bracket: the decoders size what they make from it.

@@ -217,8 +217,25 @@ const (
 	maxNumberExponent = 400
 )
 
+// maxPlainDigits is the longest literal without an exponent that is
+// surely below the largest float64 (1.8e308).
+const maxPlainDigits = 308
+
+// hasExponent reports whether a number literal has an exponent.
+func hasExponent(lit []byte) bool {
+	for _, c := range lit {
+		if c == 'e' || c == 'E' {
+			return true
+		}
+	}
+	return false
+}
+
 // numberProblem says why a number literal is beyond the limits, or "".
 func numberProblem(lit []byte) string {
+	if len(lit) <= maxPlainDigits && !hasExponent(lit) {
+		return "" // no more than 308 digits: finite, the common case
+	}
 	if len(lit) > maxNumberLen {
 		return fmt.Sprintf("has more than %d characters; send a shorter number", maxNumberLen)
 	}
