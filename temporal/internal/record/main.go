@@ -4,6 +4,10 @@
 // run waits for the host, it stops the worker and starts another, which
 // rebuilds the run from its history before the decisions arrive.
 //
+// With -serve it only runs the server, until interrupted, and prints its
+// address: for trying the durable example's -address mode where the
+// temporal CLI is not at hand.
+//
 // Record again when a change to the workflow is meant to change its
 // history, under a new file name: keep the old histories, so that the test
 // checks that runs started before the change still replay.
@@ -18,6 +22,8 @@ import (
 	"log"
 	"log/slog"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	tooltemporal "github.com/toolreg/toolreg/temporal"
@@ -33,10 +39,27 @@ import (
 
 func main() {
 	out := flag.String("o", "trip.history.json", "the file to write the history to")
+	serve := flag.Bool("serve", false, "only run the server, until interrupted")
 	flag.Parse()
-	if err := record(*out); err != nil {
+	var err error
+	if *serve {
+		err = serveUntilInterrupted()
+	} else {
+		err = record(*out)
+	}
+	if err != nil {
 		log.Fatal(err)
 	}
+}
+
+func serveUntilInterrupted() error {
+	ts := temporaltest.NewServer()
+	defer ts.Stop()
+	fmt.Println("serving on", ts.GetFrontendHostPort(), "namespace", ts.GetDefaultNamespace())
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	return nil
 }
 
 func record(out string) error {
