@@ -189,7 +189,7 @@ func call(id, name, city string) offline.Call {
 	return offline.Call{ID: id, Name: name, Arguments: fmt.Sprintf(`{"city":%q}`, city)}
 }
 
-func newEnv(t *testing.T) *testsuite.TestWorkflowEnvironment {
+func newEnv(testing.TB) *testsuite.TestWorkflowEnvironment {
 	var s testsuite.WorkflowTestSuite
 	s.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
 	env := s.NewTestWorkflowEnvironment()

@@ -10,6 +10,8 @@ replace (
 )
 
 require (
+	github.com/openai/openai-go/v3 v3.98.0
+	github.com/toolreg/toolreg v0.0.0-00010101000000-000000000000
 	github.com/toolreg/toolreg/temporal v0.0.0-00010101000000-000000000000
 	go.temporal.io/api v1.64.3
 	go.temporal.io/sdk v1.51.0
@@ -137,7 +139,6 @@ require (
 	github.com/nexus-rpc/nexus-proto-annotations v0.1.0 // indirect
 	github.com/nexus-rpc/sdk-go v0.7.0 // indirect
 	github.com/olivere/elastic/v7 v7.0.32 // indirect
-	github.com/openai/openai-go/v3 v3.98.0 // indirect
 	github.com/opentracing/opentracing-go v1.2.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
@@ -168,7 +169,6 @@ require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect
-	github.com/toolreg/toolreg v0.0.0-00010101000000-000000000000 // indirect
 	github.com/twmb/murmur3 v1.1.8 // indirect
 	github.com/uber-common/bark v1.3.0 // indirect
 	github.com/uber-go/tally/v4 v4.1.17 // indirect
