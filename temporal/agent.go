@@ -49,6 +49,11 @@ type Options struct {
 	// rate limit); nil means 3 attempts, 1 s apart and doubling, at most
 	// 1 min. A cut-off response (toolreg.ErrTruncated) is never retried.
 	ModelRetry *temporal.RetryPolicy
+	// PrepareStep, if set, chooses each step's tools and tool choice, as
+	// agent.Options.PrepareStep does. It runs in the workflow: it must
+	// decide from the step alone (its Number, its tools), never from a
+	// clock, a random number or anything outside the run.
+	PrepareStep func(ctx context.Context, s *agent.Step) error
 }
 
 // ToolOptions say how a tool's calls run as activities.

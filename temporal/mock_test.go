@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/mock"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/temporal/internal/offline"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
@@ -181,5 +182,53 @@ func TestCallFailures(t *testing.T) {
 				t.Errorf("the model reads (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPrepareStep: the options' PrepareStep chooses each step's tools and
+// tool choice in the workflow, and the model call offers just those.
+func TestPrepareStep(t *testing.T) {
+	var s seen
+	a := New(testRegistry(&s), Options{PrepareStep: func(_ context.Context, s *agent.Step) error {
+		if s.Number == 1 {
+			s.Choice = agent.Force("weather")
+			return s.Only("weather", "book")
+		}
+		s.Choice = agent.None
+		return nil
+	}})
+	m := &mockedRun{
+		turns: [][]toolreg.ToolCall{{tc("w", "weather", `{"city":"Oslo"}`)}},
+		tool:  func(in callInput) (callResult, error) { return callResult{Result: agent.Result{Text: "ok"}}, nil },
+	}
+	env := newEnv(t)
+	a.Register(env)
+	env.OnActivity(a.askType(), mock.Anything, mock.Anything).Return(m.ask)
+	env.OnActivity(a.callType(), mock.Anything, mock.Anything).Return(m.call)
+	env.ExecuteWorkflow(a.Name(), Input{Model: "m"})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var got []step
+	for _, in := range m.asks {
+		got = append(got, *in.Step)
+	}
+	want := []step{
+		{Number: 1, Tools: []string{"weather", "book"}, Choice: agent.Force("weather")},
+		{Number: 2, Tools: []string{"weather", "book", "pick", "lookup", "flaky", "broken", "final", "halt", "slow"}, Choice: agent.None},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("steps (-want +got):\n%s", diff)
+	}
+
+	// The model call offers the step's tools to the provider.
+	script := &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), say("Sunny.")}}
+	real := newAgent(t, a.reg, script, a.opts)
+	r := runIn(t, newEnv(t), real, Input{Model: "scripted", State: firstState(t, a.reg, "weather?")}, nil)
+	if r.err != nil {
+		t.Fatal(r.err)
+	}
+	if diff := cmp.Diff([][]string{want[0].Tools, want[1].Tools}, script.Offered()); diff != "" {
+		t.Errorf("tools offered to the provider (-want +got):\n%s", diff)
 	}
 }

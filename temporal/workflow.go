@@ -73,10 +73,13 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	loop := &adapt.Run{
 		Registry: a.reg,
 		Model:    m,
-		Options:  agent.Options{MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries},
-		State:    &st,
-		Exec:     m.exec,
-		Wait:     m.wait,
+		Options: agent.Options{
+			MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries,
+			PrepareStep: a.opts.PrepareStep,
+		},
+		State: &st,
+		Exec:  m.exec,
+		Wait:  m.wait,
 	}
 	// The loop's context never ends: a cancelled run ends through the
 	// workflow's context, which fails the activity or the wait in progress.

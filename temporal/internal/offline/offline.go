@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"sync"
 	"sync/atomic"
 
 	"github.com/openai/openai-go/v3"
@@ -36,6 +37,16 @@ type Script struct {
 	Replies []Reply
 	// Asked counts the requests served.
 	Asked atomic.Int64
+
+	mu      sync.Mutex
+	offered [][]string
+}
+
+// Offered lists the tools each request offered, by name.
+func (s *Script) Offered() [][]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([][]string(nil), s.offered...)
 }
 
 // Client serves s on a loopback port and returns a client of it, and a
@@ -51,6 +62,11 @@ type request struct {
 	Messages []struct {
 		Role string `json:"role"`
 	} `json:"messages"`
+	Tools []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	} `json:"tools"`
 }
 
 func (s *Script) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -64,6 +80,13 @@ func (s *Script) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"error":{"message":"bad request body"}}`, http.StatusBadRequest)
 		return
 	}
+	var names []string
+	for _, t := range req.Tools {
+		names = append(names, t.Function.Name)
+	}
+	s.mu.Lock()
+	s.offered = append(s.offered, names)
+	s.mu.Unlock()
 	n := 0
 	for _, m := range req.Messages {
 		if m.Role == "assistant" {
