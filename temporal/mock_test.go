@@ -54,6 +54,25 @@ func (m *mockedRun) ask(_ context.Context, in askInput) (askOutput, error) {
 	return askOutput{State: st, Reply: reply}, nil
 }
 
+// env is a test environment where a's activities are m's.
+func (m *mockedRun) env(t *testing.T, a *Agent) *testsuite.TestWorkflowEnvironment {
+	env := newEnv(t)
+	a.Register(env)
+	env.OnActivity(a.askType(), mock.Anything, mock.Anything).Return(m.ask)
+	env.OnActivity(a.callType(), mock.Anything, mock.Anything).Return(m.call)
+	return env
+}
+
+// run runs a's workflow with m's activities; the run must succeed.
+func (m *mockedRun) run(t *testing.T, a *Agent) {
+	t.Helper()
+	env := m.env(t, a)
+	env.ExecuteWorkflow(a.Name(), Input{Model: "m"})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func (m *mockedRun) call(_ context.Context, in callInput) (callResult, error) {
 	m.mu.Lock()
 	m.calls = append(m.calls, in)
@@ -78,11 +97,7 @@ func TestMockedActivities(t *testing.T) {
 			return callResult{Result: agent.Result{Text: in.Call.Name + " ok"}}, nil
 		},
 	}
-	env := newEnv(t)
-	a.Register(env)
-	env.OnActivity(a.askType(), mock.Anything, mock.Anything).Return(m.ask)
-	env.OnActivity(a.callType(), mock.Anything, mock.Anything).Return(m.call)
-
+	env := m.env(t, a)
 	var pending []agent.Call
 	var state agent.State
 	env.RegisterDelayedCallback(func() {
@@ -169,14 +184,7 @@ func TestCallFailures(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			a := New(toolreg.NewRegistry(), Options{Tool: ToolOptions{Retry: fastRetry}})
 			m := &mockedRun{turns: [][]toolreg.ToolCall{{tc("w", "weather", `{}`)}}, tool: func(callInput) (callResult, error) { return callResult{}, tt.err }}
-			env := newEnv(t)
-			a.Register(env)
-			env.OnActivity(a.askType(), mock.Anything, mock.Anything).Return(m.ask)
-			env.OnActivity(a.callType(), mock.Anything, mock.Anything).Return(m.call)
-			env.ExecuteWorkflow(a.Name(), Input{Model: "m"})
-			if err := env.GetWorkflowError(); err != nil {
-				t.Fatal(err)
-			}
+			m.run(t, a)
 			got := m.asks[1].Answer.Results[0]
 			if diff := cmp.Diff(agent.Result{Text: tt.wantText, IsError: true}, got); diff != "" {
 				t.Errorf("the model reads (-want +got):\n%s", diff)
@@ -201,14 +209,7 @@ func TestPrepareStep(t *testing.T) {
 		turns: [][]toolreg.ToolCall{{tc("w", "weather", `{"city":"Oslo"}`)}},
 		tool:  func(in callInput) (callResult, error) { return callResult{Result: agent.Result{Text: "ok"}}, nil },
 	}
-	env := newEnv(t)
-	a.Register(env)
-	env.OnActivity(a.askType(), mock.Anything, mock.Anything).Return(m.ask)
-	env.OnActivity(a.callType(), mock.Anything, mock.Anything).Return(m.call)
-	env.ExecuteWorkflow(a.Name(), Input{Model: "m"})
-	if err := env.GetWorkflowError(); err != nil {
-		t.Fatal(err)
-	}
+	m.run(t, a)
 	var got []step
 	for _, in := range m.asks {
 		got = append(got, *in.Step)
