@@ -56,8 +56,8 @@ const (
 // Run is the workflow: the runners' loop (the same code), with each model
 // call and each tool call an activity, and the calls that wait for the host
 // waiting for an Update (UpdateDecide), for days if need be. Start runs by
-// the Agent's Name; call Run from a workflow of your own to run an agent
-// inside it.
+// the Agent's Name; or call Run, once, from a workflow of your own to run
+// an agent inside it (register the Agent's activities on its workers).
 //
 // A run that ends with an error fails with a non-retryable
 // *temporal.ApplicationError that holds the Result so far; Get turns it

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/temporal/internal/offline"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 )
 
 // timed is an Update the host sends once the run has been going for
@@ -233,5 +235,27 @@ func TestUsageAndSteps(t *testing.T) {
 	}
 	if diff := gocmp.Diff(agent.Usage{InputTokens: 100 + 200, OutputTokens: 40}, r.res.Usage); diff != "" || r.res.State.Steps != 2 {
 		t.Errorf("%d steps; usage (-want +got):\n%s", r.res.State.Steps, diff)
+	}
+}
+
+// TestRunInsideAWorkflow: a workflow of the user's runs an agent with Run
+// and goes on with its result.
+func TestRunInsideAWorkflow(t *testing.T) {
+	var s seen
+	reg := testRegistry(&s)
+	a := newAgent(t, reg, &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), say("Sunny.")}}, Options{})
+	env := newEnv(t)
+	a.RegisterActivities(env)
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in Input) (string, error) {
+		res, err := a.Run(ctx, in)
+		if err != nil {
+			return "", err
+		}
+		return fmt.Sprintf("%d steps, %d tokens in", res.State.Steps, res.Usage.InputTokens), nil
+	}, workflow.RegisterOptions{Name: "mine"})
+	env.ExecuteWorkflow("mine", Input{Model: "scripted", State: firstState(t, reg, "weather?")})
+	var got string
+	if err := env.GetWorkflowResult(&got); err != nil || got != "2 steps, 300 tokens in" {
+		t.Errorf("got %q, %v", got, err)
 	}
 }
