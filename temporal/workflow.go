@@ -1,0 +1,267 @@
+package tooltemporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/adapt"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Input starts a run.
+type Input struct {
+	// Model names the ModelFunc that asks the model (Agent.Model).
+	Model string `json:"model"`
+	// Params are handed to the ModelFunc at each model call: what differs
+	// from run to run (a user, a model's name), as JSON.
+	Params json.RawMessage `json:"params,omitempty"`
+	// State is where the run starts: a new run's first messages (the
+	// provider's transcript, as an agent.Model's Save writes it), or a
+	// State a runner or another workflow paused, its pending calls decided
+	// or not.
+	State agent.State `json:"state"`
+	// MaxSteps, MaxRetries and MaxRunRetries bound the run as
+	// agent.Options does.
+	MaxSteps      int `json:"max_steps,omitempty"`
+	MaxRetries    int `json:"max_retries,omitempty"`
+	MaxRunRetries int `json:"max_run_retries,omitempty"`
+}
+
+// Result is how a run ended: its State (the transcript holds the model's
+// answer) and the tokens its model calls used.
+type Result struct {
+	State agent.State `json:"state"`
+	Usage agent.Usage `json:"usage"`
+}
+
+// The names of the workflow's Update and Queries.
+const (
+	// UpdateDecide decides pending calls: its argument is a []Decision,
+	// applied in order; it returns the calls still pending. A decision
+	// that names no pending call, or cannot apply, rejects the whole
+	// Update, which then leaves no trace in the history.
+	UpdateDecide = "toolreg.decide"
+	// QueryPending returns the calls that wait for the host, as
+	// []agent.Call.
+	QueryPending = "toolreg.pending"
+	// QueryState returns the run's agent.State.
+	QueryState = "toolreg.state"
+)
+
+// Run is the workflow: the runners' loop (the same code), with each model
+// call and each tool call an activity, and the calls that wait for the host
+// waiting for an Update (UpdateDecide), for days if need be. Start runs by
+// the Agent's Name; or call Run, once, from a workflow of your own to run
+// an agent inside it (register the Agent's activities on its workers).
+//
+// A run that ends with an error fails with a non-retryable
+// *temporal.ApplicationError that holds the Result so far; Get turns it
+// back into the Result and an error that matches the loop's sentinels
+// (toolreg.ErrMaxSteps, toolreg.ErrStopRun, ...). A cancelled run returns
+// the cancellation.
+func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
+	st := in.State
+	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st}
+	if err := m.handle(); err != nil {
+		return nil, err
+	}
+	loop := &adapt.Run{
+		Registry: a.reg,
+		Model:    m,
+		Options: agent.Options{
+			MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries,
+			PrepareStep: a.opts.PrepareStep,
+		},
+		State: &st,
+		Exec:  m.exec,
+		Wait:  m.wait,
+	}
+	// The loop's context never ends: a cancelled run ends through the
+	// workflow's context, which fails the activity or the wait in progress.
+	// A State paused elsewhere waits here first, as the loop resumes only a
+	// decided one.
+	err := m.wait(context.Background(), &st)
+	if err == nil {
+		err = loop.Do(context.Background())
+	}
+	res := &Result{State: st, Usage: m.usage}
+	if err == nil {
+		return res, nil
+	}
+	if temporal.IsCanceledError(err) || ctx.Err() != nil {
+		return nil, err
+	}
+	return nil, temporal.NewNonRetryableApplicationError(err.Error(), errTypeRun, err, encodeError(err), res)
+}
+
+// workflowModel is the workflow's side of a run: each model call is an
+// activity, and the results of a turn go to the model with the next one.
+type workflowModel struct {
+	a      *Agent
+	ctx    workflow.Context
+	name   string
+	params json.RawMessage
+	st     *agent.State // the loop's
+	answer *answer      // the results the model has not read yet
+	usage  agent.Usage
+}
+
+func (m *workflowModel) Info() agent.RunInfo {
+	// The provider is known once a model was made; the activity checks
+	// that the State resumes on its own provider.
+	return agent.RunInfo{Provider: m.st.Provider}
+}
+
+func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	in := m.input()
+	in.Step = &step{Number: s.Number, Tools: s.Tools(), Choice: s.Choice}
+	out, err := m.run(in)
+	if err != nil {
+		return agent.Reply{}, err
+	}
+	m.usage.InputTokens += out.Reply.Usage.InputTokens
+	m.usage.OutputTokens += out.Reply.Usage.OutputTokens
+	return out.Reply, nil
+}
+
+func (m *workflowModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
+	ans := &answer{Calls: calls, Results: make([]agent.Result, len(outs))}
+	for i, out := range outs {
+		ans.Results[i] = *agent.ResultOf(out)
+	}
+	m.answer = ans
+	return nil
+}
+
+// Save adds the results the model has not read yet (the run ends after a
+// turn: a tool stopped it, or too many retries) to the transcript, with an
+// activity of its own.
+func (m *workflowModel) Save(s *agent.State) error {
+	if m.answer == nil {
+		return nil
+	}
+	_, err := m.run(m.input())
+	return err
+}
+
+// input is a model call's input: the provider's part of the State, and the
+// results the model has not read yet.
+func (m *workflowModel) input() askInput {
+	return askInput{
+		Model: m.name, Params: m.params, Answer: m.answer,
+		State: agent.State{Provider: m.st.Provider, Steps: m.st.Steps, Transcript: m.st.Transcript, Cursor: m.st.Cursor},
+	}
+}
+
+// run runs the model-call activity and takes the provider's part of the
+// State it returns, also from a failed call that reports it.
+func (m *workflowModel) run(in askInput) (askOutput, error) {
+	var out askOutput
+	err := workflow.ExecuteActivity(workflow.WithActivityOptions(m.ctx, m.a.askOptions()), m.a.askType(), in).Get(m.ctx, &out)
+	if err != nil {
+		var ae *temporal.ApplicationError
+		if !errors.As(err, &ae) || ae.Type() != errTypeModel {
+			return out, err
+		}
+		var we wireError
+		var st agent.State
+		if ae.Details(&we, &st) == nil && st.Transcript != nil {
+			m.take(st)
+		}
+		return out, we.err(err)
+	}
+	m.answer = nil
+	m.take(out.State)
+	return out, nil
+}
+
+func (m *workflowModel) take(st agent.State) {
+	m.st.Provider, m.st.Transcript, m.st.Cursor = st.Provider, st.Transcript, st.Cursor
+}
+
+// exec runs a turn's calls as activities, all at once, and reads their
+// results in call order.
+func (m *workflowModel) exec(_ context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output {
+	futures := make([]workflow.Future, len(calls))
+	for i, c := range calls {
+		actx := workflow.WithActivityOptions(m.ctx, m.a.callOptions(c.Name))
+		futures[i] = workflow.ExecuteActivity(actx, m.a.callType(), newCallInput(c, infos[i]))
+	}
+	outs := make([]toolreg.Output, len(calls))
+	for i, f := range futures {
+		var res callResult
+		err := f.Get(m.ctx, &res)
+		outs[i] = m.a.outcome(calls[i], res, err)
+	}
+	return outs
+}
+
+// outcome is a call's Output from its activity's result or failure: a
+// failure the retry policy gave up on is what the model reads.
+func (a *Agent) outcome(call toolreg.ToolCall, res callResult, err error) toolreg.Output {
+	if err == nil {
+		return res.output()
+	}
+	var ae *temporal.ApplicationError
+	if errors.As(err, &ae) && ae.Type() == errTypeTool && ae.Details(&res) == nil {
+		return res.output()
+	}
+	var te *temporal.TimeoutError
+	switch {
+	case errors.As(err, &te):
+		return toolreg.Output{
+			Text:    fmt.Sprintf("tool %q did not finish in time; try again later, perhaps with a smaller request, or go on without it", call.Name),
+			IsError: true,
+			Err:     fmt.Errorf("%w: tool %q: %w", toolreg.ErrTimeout, call.Name, err),
+		}
+	case temporal.IsCanceledError(err):
+		return toolreg.Output{
+			Text:    fmt.Sprintf("the call to tool %q was cancelled", call.Name),
+			IsError: true,
+			Err:     fmt.Errorf("tool %q: %w: %w", call.Name, context.Canceled, err),
+		}
+	}
+	return toolreg.Output{
+		Text:    fmt.Sprintf("tool %q failed; go on without it or try again later", call.Name),
+		IsError: true,
+		Err:     fmt.Errorf("%w: tool %q: %w", toolreg.ErrToolFailed, call.Name, err),
+	}
+}
+
+// wait blocks until the host has decided every pending call (UpdateDecide)
+// or the run is cancelled.
+func (m *workflowModel) wait(_ context.Context, st *agent.State) error {
+	return workflow.Await(m.ctx, func() bool { return !st.Paused() })
+}
+
+// handle sets the run's Update and Queries up.
+func (m *workflowModel) handle() error {
+	if err := workflow.SetQueryHandler(m.ctx, QueryPending, func() ([]agent.Call, error) {
+		return m.st.Pending(), nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(m.ctx, QueryState, func() (agent.State, error) {
+		return *m.st, nil
+	}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(m.ctx, UpdateDecide,
+		func(ctx workflow.Context, ds []Decision) ([]agent.Call, error) {
+			if err := decide(m.st, ds); err != nil {
+				return nil, err
+			}
+			return m.st.Pending(), nil
+		},
+		workflow.UpdateHandlerOptions{Validator: func(ctx workflow.Context, ds []Decision) error {
+			trial := *m.st
+			trial.Turn = append([]agent.Call(nil), m.st.Turn...)
+			return decide(&trial, ds)
+		}},
+	)
+}
