@@ -211,3 +211,265 @@ func ExampleOptions_onEvent() {
 	//   (the model is offered [get_weather], tool_choice "auto")
 	// step 2: step done
 }
+
+// A host that drives a run itself makes each step as the runners do, and
+// hands it to its PrepareStep and to the model.
+func ExampleNewStep() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather, book)
+	s := agent.NewStep(1, reg)
+	fmt.Println(s.Number, s.Tools(), s.Choice == agent.Auto)
+	// Output:
+	// 1 [get_weather book_hotel] true
+}
+
+// step is step n of a run over a registry of get_weather and book_hotel.
+func step(n int) *agent.Step {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather, book)
+	return agent.NewStep(n, reg)
+}
+
+// Only offers just the named tools; a name the registry does not hold is
+// an error here, not a request the provider refuses.
+func ExampleStep_Only() {
+	s := step(1) // offers get_weather and book_hotel
+	fmt.Println(s.Only("get_weather"), s.Tools())
+	err := s.Only("get_wether")
+	fmt.Println(errors.Is(err, agent.ErrInvalidStep), err)
+	// Output:
+	// <nil> [get_weather]
+	// true invalid step: step 1: the registry has no tool "get_wether"
+}
+
+// Hide stops offering tools, Add offers them again.
+func ExampleStep_Hide() {
+	s := step(2) // offers get_weather and book_hotel
+	s.Hide("book_hotel")
+	fmt.Println(s.Tools())
+	// Output:
+	// [get_weather]
+}
+
+func ExampleStep_Add() {
+	s := step(1) // offers get_weather and book_hotel
+	s.Only("get_weather")
+	s.Add("book_hotel")
+	fmt.Println(s.Tools())
+	// Output:
+	// [get_weather book_hotel]
+}
+
+// OnlyTagged offers the tools of one kind (toolreg.WithTags).
+func ExampleStep_OnlyTagged() {
+	read := toolreg.MustNew("list_files", "Lists files.", func(context.Context, struct{}) (string, error) { return "", nil }, toolreg.WithTags("read"))
+	write := toolreg.MustNew("delete_file", "Deletes a file.", func(context.Context, struct{}) (string, error) { return "", nil }, toolreg.WithTags("write"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(read, write)
+	s := agent.NewStep(1, reg)
+	s.OnlyTagged("read")
+	fmt.Println(s.Tools())
+	// Output:
+	// [list_files]
+}
+
+// Tools lists what the step offers, in the registry's order.
+func ExampleStep_Tools() {
+	s := step(1) // offers get_weather and book_hotel
+	fmt.Println(s.Tools())
+	s.Choice = agent.None // offered, but the model may not call them
+	fmt.Println(s.Tools(), s.Check())
+	// Output:
+	// [get_weather book_hotel]
+	// [get_weather book_hotel] <nil>
+}
+
+// Check reports a tool choice the step cannot honour; the runners check
+// each step before they ask the model.
+func ExampleStep_Check() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather)
+	s := agent.NewStep(1, reg)
+	s.Choice = agent.Required
+	fmt.Println(s.Check())
+	s.Hide("get_weather")
+	fmt.Println(s.Check())
+	// Output:
+	// <nil>
+	// invalid step: step 1: a tool call is required but no tool is offered
+}
+
+// Force demands a call of one tool, which the step must offer.
+func ExampleForce() {
+	s := step(1) // offers get_weather and book_hotel
+	s.Choice = agent.Force("book_hotel")
+	fmt.Println(s.Choice.Mode == agent.ChoiceTool, s.Choice.Tool, s.Check())
+	s.Only("get_weather")
+	fmt.Println(s.Check())
+	// Output:
+	// true book_hotel <nil>
+	// invalid step: step 1: the tool choice names "book_hotel", which the step does not offer (it offers [get_weather])
+}
+
+// The kinds of events, as they print.
+func ExampleEventKind_String() {
+	for _, k := range []agent.EventKind{agent.TextDelta, agent.CallStarted, agent.ArgumentsDelta, agent.CallReady, agent.CallResult, agent.StepDone} {
+		fmt.Println(k)
+	}
+	// Output:
+	// text
+	// call started
+	// arguments
+	// call ready
+	// call result
+	// step done
+}
+
+// A call is known by its id, or, when the provider gave none (Gemini
+// often), by its place in the turn.
+func ExampleCall_Key() {
+	fmt.Println(agent.Call{ID: "call_1", Name: "get_weather", Index: 0}.Key())
+	fmt.Println(agent.Call{Name: "get_weather", Index: 1}.Key())
+	// Output:
+	// call_1
+	// #1
+}
+
+// ToolCall is the call as the registry runs it: a host may run a pending
+// call itself, to preview it, say.
+func ExampleCall_ToolCall() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather)
+	c := agent.Call{ID: "call_1", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`), Status: agent.StatusApproval}
+	fmt.Println(reg.CallAll(context.Background(), []toolreg.ToolCall{c.ToolCall()})[0].Text)
+	// Output:
+	// sunny in Oslo
+}
+
+// ResultOf keeps of an Output what the model reads, to store in a State;
+// Output turns it back, its Err only saying that the call failed.
+func ExampleResultOf() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather)
+	out := reg.Call(context.Background(), "get_weather", json.RawMessage(`{}`))
+	r := agent.ResultOf(out)
+	b, _ := json.Marshal(r)
+	fmt.Println(string(b))
+	// Output:
+	// {"text":"invalid arguments for tool \"get_weather\":\n- city: required field is missing; expected a string\nFix the arguments and call the tool again.","is_error":true}
+}
+
+func ExampleResult_Output() {
+	r := &agent.Result{Text: "no station in Atlantis", IsError: true}
+	out := r.Output()
+	fmt.Println(out.IsError, out.Text)
+	fmt.Println(out.Err)
+	// Output:
+	// true no station in Atlantis
+	// no station in Atlantis
+}
+
+// The host corrects the model's arguments as it approves the call; the
+// tool checks them as it would the model's.
+func ExampleState_ApproveWith() {
+	srv := offlineModel(`book_hotel {"city":"Lima"}`, "Booked in Cusco.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(book)
+	adapter := tooloai.New(reg)
+	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book Cusco."), agent.Options{})
+	c := run.State.Pending()[0]
+	fmt.Println(run.State.ApproveWith(c.Key(), json.RawMessage(`{"city":"Cusco"}`)))
+	run, err := adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Cusco."), run.State, agent.Options{OnEvent: func(e agent.Event) {
+		if e.Kind == agent.CallResult {
+			fmt.Println("result:", e.Output.Text)
+		}
+	}})
+	fmt.Println(run.Answer(), err)
+	// Output:
+	//   (the model is offered [book_hotel], tool_choice "auto")
+	// <nil>
+	// result: booked in Cusco
+	//   (the model is offered [book_hotel], tool_choice "auto")
+	// Booked in Cusco. <nil>
+}
+
+// Paused and Pending tell the host what a run waits for; the turn's other
+// calls ran and their results wait in the State.
+func ExampleState_Pending() {
+	srv := offlineModel(`get_weather {"city":"Lima"}; book_hotel {"city":"Lima"}`)
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather, book)
+	run, _ := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
+	for _, c := range run.State.Turn {
+		fmt.Println(c.Key(), c.Name, c.Status)
+	}
+	for _, c := range run.State.Pending() {
+		fmt.Println("pending:", c.Key(), c.Name)
+	}
+	// Output:
+	//   (the model is offered [get_weather book_hotel], tool_choice "auto")
+	// call_1_0 get_weather done
+	// call_1_1 book_hotel approval
+	// pending: call_1_1 book_hotel
+}
+
+func ExampleState_Paused() {
+	srv := offlineModel(`book_hotel {"city":"Lima"}`)
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(book)
+	run, _ := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
+	fmt.Println(run.State.Paused())
+	run.State.Reject(run.State.Pending()[0].Key(), "not now")
+	fmt.Println(run.State.Paused())
+	// Output:
+	//   (the model is offered [book_hotel], tool_choice "auto")
+	// true
+	// false
+}
+
+// observer prints the structure of a run: package toolreg/otel's opens
+// spans at the same points.
+type observer struct{}
+
+func (observer) RunStarted(ctx context.Context, run agent.RunInfo) context.Context {
+	fmt.Println("run started:", run.Provider, run.Model)
+	return ctx
+}
+
+func (observer) RunEnded(_ context.Context, _ agent.RunInfo, err error) {
+	fmt.Println("run ended:", err)
+}
+
+func (observer) ModelCallStarted(ctx context.Context, call agent.ModelCall) context.Context {
+	fmt.Println("  model call", call.Step)
+	return ctx
+}
+
+func (observer) ModelCallEnded(_ context.Context, call agent.ModelCall, _ agent.Usage, err error) {
+	fmt.Println("  model call", call.Step, "ended:", err)
+}
+
+// An Observer sees the run and each model call in it begin and end.
+func ExampleObserver() {
+	srv := offlineModel(`get_weather {"city":"Rome"}`, "Sunny in Rome.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather)
+	tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome?"), agent.Options{Observer: observer{}})
+	// Output:
+	// run started: openai.chat gpt-4.1-mini
+	//   model call 1
+	//   (the model is offered [get_weather], tool_choice "auto")
+	//   model call 1 ended: <nil>
+	//   model call 2
+	//   (the model is offered [get_weather], tool_choice "auto")
+	//   model call 2 ended: <nil>
+	// run ended: <nil>
+}

@@ -2,6 +2,7 @@ package toolregtest_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -79,6 +80,96 @@ func ExampleCheck() {
 	}
 	// Output:
 	// get_weather: the name does not start with weather_, the service it calls (service-prefix)
+}
+
+// Invoke runs a tool on the JSON a model would send and returns what the
+// model would read, a tool's error included; only a panic or an internal
+// error fails the test.
+func ExampleInvoke() {
+	trip := fixture.Trip() // fails for Atlantis, panics for "panic"
+	out := toolregtest.Invoke(t, trip, `{"stops":[{"name":"Atlantis"}]}`)
+	fmt.Println(out.IsError, out.Text)
+	// toolregtest.Invoke(t, trip, `{"stops":[{"name":"panic"}]}`) fails the
+	// test with the panic's value and stack.
+
+	// Output:
+	// true there is no route to Atlantis; ask the user for a real place
+}
+
+// AssertOK fails the test unless the call succeeds and its structured
+// result matches the tool's output schema.
+func ExampleAssertOK() {
+	out := toolregtest.AssertOK(t, GetWeather, `{"city":"Lyon","unit":"fahrenheit"}`)
+	fmt.Println(string(out.Structured))
+	toolregtest.AssertOK(t, GetWeather, `{"city":"Lyon","unit":"kelvin"}`)
+	// Output:
+	// {"city":"Lyon","temp_c":18}
+	// FAIL: toolregtest: get_weather on {"city":"Lyon","unit":"kelvin"} failed; want success
+	// the model reads: invalid arguments for tool "get_weather":
+	// - unit: "kelvin" is not allowed; allowed values: "celsius", "fahrenheit"
+	// Fix the arguments and call the tool again.
+	// the host gets: invalid arguments for tool "get_weather":
+	// - unit: "kelvin" is not allowed; allowed values: "celsius", "fahrenheit"
+}
+
+// AssertExamples runs every example a tool shows the model: one the
+// schema accepts but the function refuses would teach the model a call
+// that fails.
+func ExampleAssertExamples() {
+	type Args struct {
+		City string `json:"city" jsonschema:"description=City name"`
+	}
+	weather := toolreg.MustNew("get_weather", "Weather forecast for a city, for weather questions.",
+		func(_ context.Context, a Args) (string, error) {
+			if a.City == "Atlantis" {
+				return "", errors.New("no weather station in Atlantis")
+			}
+			return "sunny", nil
+		}, toolreg.WithExamples(Args{City: "Paris"}, Args{City: "Atlantis"}))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather)
+	toolregtest.AssertExamples(t, reg)
+	// Output:
+	// FAIL: toolregtest: example 2 of tool "get_weather" ({"city":"Atlantis"}) fails: no weather station in Atlantis
+}
+
+// LintT fails the test with every finding of Lint.
+func ExampleLintT() {
+	type Args struct {
+		City string `json:"city"`
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather, toolreg.MustNew("weather", "Weather.", func(context.Context, Args) (string, error) { return "", nil }))
+	toolregtest.LintT(t, reg)
+	// Output:
+	// FAIL: toolregtest: 2 lint findings:
+	// 	weather: the description "Weather." only restates the name; say what the tool does, when to use it and when not to (tool-description)
+	// 	weather: city: the field has no description; add jsonschema:"description=..." saying what to put there (format, units, an example) (field-description)
+	// (skip a rule with toolregtest.Ignore)
+}
+
+// Ignore skips rules a team does not hold to, its own (Check) included.
+func ExampleIgnore() {
+	type Args struct {
+		City string `json:"city"`
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("get_weather", "Weather forecast for a city, for weather questions.",
+		func(context.Context, Args) (string, error) { return "", nil }))
+	fmt.Println(len(toolregtest.Lint(reg)), len(toolregtest.Lint(reg, toolregtest.Ignore(toolregtest.RuleFieldDescription))))
+	// Output:
+	// 1 0
+}
+
+// A finding reads as the tool, the field, the message and the rule.
+func ExampleFinding_String() {
+	f := toolregtest.Finding{Tool: "get_weather", Field: "unit", Rule: toolregtest.RuleEnumDescription,
+		Message: "the field takes one of \"c\", \"f\" but has no description"}
+	fmt.Println(f)
+	fmt.Println(toolregtest.Finding{Tool: "get_weather", Rule: "service-prefix", Message: "the name does not say which service it calls"})
+	// Output:
+	// get_weather: unit: the field takes one of "c", "f" but has no description (enum-description)
+	// get_weather: the name does not say which service it calls (service-prefix)
 }
 
 // t stands in for a test's *testing.T in these examples: it prints what

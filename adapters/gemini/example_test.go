@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log"
-	"os"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/gemini"
@@ -104,15 +107,155 @@ func ExampleAdapter_CallJSON() {
 	// {"role":"user","parts":[{"functionResponse":{"id":"fc-1","name":"get_weather","response":{"output":{"city":"Oslo","highs_c":[18]}}}}]}
 }
 
-// A loop against the Gemini API: send the tools, run the calls of each
-// model turn, send the results back, until the model answers in text.
-// (Needs GEMINI_API_KEY, so it is compiled but not run.)
-func Example_loop() {
-	ctx := context.Background()
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+// scriptedGemini stands in for the Gemini API so that the examples run
+// offline, as a test of your own code would: point the SDK at it with
+// genai.ClientConfig's HTTPOptions.BaseURL. It answers each
+// generateContent request with the next of replies, streamed on
+// streamGenerateContent: a reply `name {args}` (several joined by "; ")
+// asks for function calls, which come without ids as they often do, any
+// other is the model's answer.
+func scriptedGemini(replies ...string) *httptest.Server {
+	var n atomic.Int64
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reply := replies[n.Add(1)-1]
+		parts := []any{map[string]any{"text": reply}}
+		if strings.Contains(reply, "{") {
+			parts = nil
+			for _, c := range strings.Split(reply, "; ") {
+				name, args, _ := strings.Cut(c, " ")
+				parts = append(parts, map[string]any{"functionCall": map[string]any{"name": name, "args": json.RawMessage(args)}})
+			}
+		}
+		b, _ := json.Marshal(map[string]any{
+			"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": parts}, "finishReason": "STOP", "index": 0}},
+			"usageMetadata": map[string]int{"promptTokenCount": 10, "candidatesTokenCount": 5, "totalTokenCount": 15},
+		})
+		if strings.HasSuffix(r.URL.Path, ":streamGenerateContent") {
+			w.Header().Set("Content-Type", "text/event-stream")
+			fmt.Fprintf(w, "data: %s\n\n", b) // one chunk: the whole response
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	}))
+}
+
+// offlineClient is the SDK's client of srv, as Example_loop makes it.
+func offlineClient(srv *httptest.Server) *genai.Client {
+	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
+		APIKey:      "offline", // a real program reads GEMINI_API_KEY and leaves out HTTPOptions
+		Backend:     genai.BackendGeminiAPI,
+		HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
+	return client
+}
+
+// printEvents is agent.Options whose OnEvent prints each call the model
+// asks for and its result.
+func printEvents() agent.Options {
+	return agent.Options{OnEvent: func(e agent.Event) {
+		switch e.Kind {
+		case agent.CallReady:
+			fmt.Println(e.Call.Name, string(e.Call.Arguments))
+		case agent.CallResult:
+			fmt.Println("  ->", e.Output.Text)
+		}
+	}}
+}
+
+// One adapter serves one registry; tools added to the registry later are
+// in the next declarations it makes.
+func ExampleNew() {
+	reg := registry()
+	adapter := gemini.New(reg)
+	reg.MustAdd(toolreg.MustNew("get_time", "The current time in a city.", func(context.Context, weatherArgs) (string, error) {
+		return "10:00", nil
+	}))
+	tools, err := adapter.Tools()
+	for _, d := range tools[0].FunctionDeclarations {
+		fmt.Println(d.Name)
+	}
+	fmt.Println(err)
+	// Output:
+	// get_weather
+	// get_time
+	// <nil>
+}
+
+// The declarations for GenerateContentConfig.Tools: one genai.Tool holding
+// every function, its parameters as JSON Schema and, for a structured
+// result, its response schema.
+func ExampleAdapter_Tools() {
+	tools, err := gemini.New(registry()).Tools()
+	if err != nil {
+		log.Fatal(err)
+	}
+	d := tools[0].FunctionDeclarations[0]
+	params, _ := json.Marshal(d.ParametersJsonSchema)
+	response, _ := json.Marshal(d.ResponseJsonSchema)
+	fmt.Println(d.Name)
+	fmt.Println(string(params))
+	fmt.Println(string(response))
+	// Output:
+	// get_weather
+	// {"type":"object","properties":{"city":{"type":"string","description":"City name, e.g. Paris"},"days":{"type":"integer","maximum":7,"minimum":1}},"additionalProperties":false,"required":["city"]}
+	// {"type":"object","properties":{"city":{"type":"string"},"highs_c":{"type":["array","null"],"items":{"type":"integer"}}},"additionalProperties":false,"required":["city","highs_c"]}
+}
+
+// The older `parameters` form, a genai.Schema, for a model or an API path
+// that does not take parametersJsonSchema.
+func ExampleWithLegacySchema() {
+	tools, err := gemini.New(registry(), gemini.WithLegacySchema()).ToolsJSON()
+	fmt.Println(string(tools), err)
+	// Output:
+	// [{"functionDeclarations":[{"description":"Weather forecast for a city. Use it for weather questions only.","name":"get_weather","parameters":{"properties":{"city":{"description":"City name, e.g. Paris","type":"STRING"},"days":{"maximum":7,"minimum":1,"type":"INTEGER"}},"required":["city"],"type":"OBJECT"}}]}] <nil>
+}
+
+// Without the response schema, for an endpoint that refuses it.
+func ExampleWithoutResponseSchema() {
+	tools, err := gemini.New(registry(), gemini.WithoutResponseSchema()).Tools()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(tools[0].FunctionDeclarations[0].ResponseJsonSchema)
+	// Output:
+	// <nil>
+}
+
+// Calls lists the function calls of a model turn and runs nothing; text
+// and thoughts are skipped.
+func ExampleAdapter_Calls() {
+	model := &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
+		{Text: "Let me check."},
+		{FunctionCall: &genai.FunctionCall{ID: "fc-1", Name: "get_weather", Args: map[string]any{"city": "Paris"}}},
+		{FunctionCall: &genai.FunctionCall{Name: "get_weather", Args: map[string]any{"city": "Rome", "days": 3}}},
+	}}
+	for _, c := range gemini.New(registry()).Calls(model) {
+		fmt.Printf("%q %s %s\n", c.ID, c.Name, c.Arguments)
+	}
+	// Output:
+	// "fc-1" get_weather {"city":"Paris"}
+	// "" get_weather {"city":"Rome","days":3}
+}
+
+// A loop of your own: send the declarations, run the calls of each model
+// turn, send the results back, until the model answers in text.
+func Example_loop() {
+	srv := scriptedGemini(`get_weather {"city":"Paris","days":3}`, "Sunny in Paris for three days.")
+	defer srv.Close()
+	ctx := context.Background()
+	client, err := genai.NewClient(ctx, &genai.ClientConfig{
+		APIKey:      "offline", // a real program reads GEMINI_API_KEY and leaves out HTTPOptions
+		Backend:     genai.BackendGeminiAPI,
+		HTTPOptions: genai.HTTPOptions{BaseURL: srv.URL},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+
 	a := gemini.New(registry())
 	tools, err := a.Tools()
 	if err != nil {
@@ -120,7 +263,7 @@ func Example_loop() {
 	}
 	config := &genai.GenerateContentConfig{Tools: tools}
 	history := genai.Text("Weather in Paris for three days?")
-	for range 10 {
+	for range 10 { // a bound on the model calls
 		resp, err := client.Models.GenerateContent(ctx, "gemini-2.5-flash", history, config)
 		if err != nil {
 			log.Fatal(err)
@@ -134,50 +277,59 @@ func Example_loop() {
 			fmt.Println(resp.Text())
 			return
 		}
+		for _, p := range results.Parts {
+			response, _ := json.Marshal(p.FunctionResponse.Response)
+			fmt.Println(p.FunctionResponse.Name, string(response))
+		}
 		// The model turn as it came: it carries the thoughtSignature.
 		history = append(history, model, results)
 	}
+	// Output:
+	// get_weather {"output":{"city":"Paris","highs_c":[18]}}
+	// Sunny in Paris for three days.
 }
 
 // The agent loop with the official client: the declarations go out,
 // function calls come back, their results go back, until the model
-// answers. (Needs GEMINI_API_KEY, so it is compiled but not run.)
+// answers.
 func ExampleAdapter_Run() {
-	ctx := context.Background()
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
-	if err != nil {
-		log.Fatal(err)
-	}
-	run, err := gemini.New(registry()).Run(ctx, client.Models, "gemini-2.5-flash",
-		genai.Text("Weather in Paris for three days?"), nil, agent.Options{MaxSteps: 5})
+	srv := scriptedGemini(`get_weather {"city":"Paris","days":3}`, "Sunny in Paris, 18°C.")
+	defer srv.Close()
+	client := offlineClient(srv)
+	run, err := gemini.New(registry()).Run(context.Background(), client.Models, "gemini-2.5-flash",
+		genai.Text("Weather in Paris for three days?"), nil, printEvents())
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(run.Answer())
+	fmt.Println(len(run.Contents), "contents")
+	// Output:
+	// get_weather {"city":"Paris","days":3}
+	//   -> {"city":"Paris","highs_c":[18]}
+	// Sunny in Paris, 18°C.
+	// 4 contents
 }
+
+// book needs the host's approval for every call: a run pauses for it.
+var book = toolreg.MustNew("book", "Books a trip to a city.", func(_ context.Context, a weatherArgs) (string, error) {
+	return "booked " + a.City, nil
+}, toolreg.WithApproval())
 
 // A tool that needs approval pauses the run; the host decides, then
 // resumes it. Calls without an id are known by their place in the turn
-// (Key "#0", "#1", ...). (Needs GEMINI_API_KEY, so it is compiled but not
-// run.)
+// (Key "#0", "#1", ...).
 func ExampleAdapter_Resume() {
-	type trip struct {
-		City string `json:"city"`
-	}
+	srv := scriptedGemini(`get_weather {"city":"Oslo"}; book {"city":"Oslo"}`, "Booked your trip to Oslo.")
+	defer srv.Close()
+	client := offlineClient(srv)
 	reg := registry()
-	reg.MustAdd(toolreg.MustNew("book", "Books a trip to a city.", func(_ context.Context, a trip) (string, error) {
-		return "booked " + a.City, nil
-	}, toolreg.WithApproval()))
+	reg.MustAdd(book)
 	ctx := context.Background()
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
-	if err != nil {
-		log.Fatal(err)
-	}
 	a := gemini.New(reg)
 	run, err := a.Run(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, agent.Options{})
 	for errors.Is(err, agent.ErrPaused) {
 		for _, c := range run.State.Pending() {
-			fmt.Printf("%s %s: approved\n", c.Name, c.Arguments)
+			fmt.Printf("%s %s %s: approved\n", c.Key(), c.Name, c.Arguments)
 			if err := run.State.Approve(c.Key()); err != nil {
 				log.Fatal(err)
 			}
@@ -188,17 +340,18 @@ func ExampleAdapter_Resume() {
 		log.Fatal(err)
 	}
 	fmt.Println(run.Answer())
+	// Output:
+	// #1 book {"city":"Oslo"}: approved
+	// Booked your trip to Oslo.
 }
 
 // The answer printed as the model writes it, and each function call as it
-// starts. (Needs GEMINI_API_KEY, so it is compiled but not run.)
+// arrives.
 func ExampleAdapter_Stream() {
-	ctx := context.Background()
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
-	if err != nil {
-		log.Fatal(err)
-	}
-	_, err = gemini.New(registry()).Stream(ctx, client.Models, "gemini-2.5-flash",
+	srv := scriptedGemini(`get_weather {"city":"Paris","days":3}`, "Sunny in Paris, 18°C.")
+	defer srv.Close()
+	client := offlineClient(srv)
+	_, err := gemini.New(registry()).Stream(context.Background(), client.Models, "gemini-2.5-flash",
 		genai.Text("Weather in Paris for three days?"), nil, agent.Options{OnEvent: func(e agent.Event) {
 			switch e.Kind {
 			case agent.TextDelta:
@@ -207,42 +360,108 @@ func ExampleAdapter_Stream() {
 				fmt.Printf("[%s %s]\n", e.Call.Name, e.Call.Arguments)
 			}
 		}})
-	if err != nil {
-		log.Fatal(err)
-	}
+	fmt.Println()
+	fmt.Println(err)
+	// Output:
+	// [get_weather {"city":"Paris","days":3}]
+	// Sunny in Paris, 18°C.
+	// <nil>
 }
 
-// A run paused in another process, its State kept as JSON, goes on once
-// the host has decided its calls there, streaming. (Needs GEMINI_API_KEY
-// and the saved state, so it is compiled but not run.)
+// A run paused in one process, its State kept as JSON, goes on once the
+// host has decided its calls, in another, streaming.
 func ExampleAdapter_ResumeStream() {
-	saved, err := os.ReadFile("paused-run.json")
-	if err != nil {
-		log.Fatal(err)
-	}
+	srv := scriptedGemini(`book {"city":"Oslo"}`, "I will not book it, then.")
+	defer srv.Close()
+	client := offlineClient(srv)
+	reg := registry()
+	reg.MustAdd(book)
+	ctx := context.Background()
+
+	run, err := gemini.New(reg).Stream(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, agent.Options{})
+	fmt.Println(err)
+	saved, _ := json.Marshal(run.State) // to a database, a queue, a file
+
+	// Later, elsewhere:
 	var state agent.State
 	if err := json.Unmarshal(saved, &state); err != nil {
 		log.Fatal(err)
 	}
+	state.Reject("#0", "the user cancelled the trip")
+	run, err = gemini.New(reg).ResumeStream(ctx, client.Models, "gemini-2.5-flash", nil, &state, printEvents())
+	fmt.Println(run.Answer(), err)
+	// Output:
+	// the run is waiting for the host
+	//   -> the host did not allow this call of "book": the user cancelled the trip
+	// I will not book it, then. <nil>
+}
+
+// Answer is the text of the model's last content, thoughts left out;
+// Final holds the whole response.
+func ExampleRun_Answer() {
+	srv := scriptedGemini("Hello! Ask me about the weather.")
+	defer srv.Close()
+	client := offlineClient(srv)
+	run, err := gemini.New(registry()).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Hi"), nil, agent.Options{})
+	fmt.Println(run.Answer(), err)
+	fmt.Println(run.Final.Candidates[0].FinishReason, run.Final.UsageMetadata.TotalTokenCount, "tokens")
+	// Output:
+	// Hello! Ask me about the weather. <nil>
+	// STOP 15 tokens
+}
+
+// Steps counts the model calls, those before a pause included.
+func ExampleRun_Steps() {
+	srv := scriptedGemini(`get_weather {"city":"Lima"}`, `book {"city":"Lima"}`, "Booked.")
+	defer srv.Close()
+	client := offlineClient(srv)
+	reg := registry()
+	reg.MustAdd(book)
+	a := gemini.New(reg)
+	run, _ := a.Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Book Lima."), nil, agent.Options{})
+	fmt.Println("paused after", run.Steps(), "steps")
+	run.State.Approve("#0")
+	run, _ = a.Resume(context.Background(), client.Models, "gemini-2.5-flash", nil, run.State, agent.Options{})
+	fmt.Println("done after", run.Steps(), "steps")
+	// Output:
+	// paused after 2 steps
+	// done after 3 steps
+}
+
+// A host that drives the run itself (a durable workflow, say) asks the
+// model through Model, one step at a time, and runs the calls where it
+// likes.
+func ExampleAdapter_Model() {
+	srv := scriptedGemini(`get_weather {"city":"Paris"}`, "Mild in Paris.")
+	defer srv.Close()
+	client := offlineClient(srv)
 	ctx := context.Background()
-	client, err := genai.NewClient(ctx, &genai.ClientConfig{Backend: genai.BackendGeminiAPI})
+	reg := registry()
+
+	var state agent.State
+	model, err := gemini.New(reg).Model(client.Models, "gemini-2.5-flash", genai.Text("Weather in Paris?"), nil, &state)
 	if err != nil {
 		log.Fatal(err)
 	}
-	run, err := gemini.New(registry()).ResumeStream(ctx, client.Models, "gemini-2.5-flash", nil, &state,
-		agent.Options{OnEvent: func(e agent.Event) {
-			if e.Kind == agent.TextDelta {
-				fmt.Print(e.Text)
-			}
-		}})
-	if errors.Is(err, agent.ErrPaused) {
-		saved, _ = json.Marshal(run.State) // paused again: keep it for the host
-		if err := os.WriteFile("paused-run.json", saved, 0o600); err != nil {
+	fmt.Println(model.Info())
+	for step := 1; ; step++ {
+		reply, err := model.Ask(ctx, agent.NewStep(step, reg), func(agent.Event) {}, func(int, toolreg.ToolCall) {})
+		if err != nil {
 			log.Fatal(err)
 		}
-		return
+		if len(reply.Calls) == 0 {
+			break
+		}
+		outs := reg.CallAll(ctx, reply.Calls) // or each in an activity of its own
+		fmt.Println(reply.Calls[0].Name, "->", outs[0].Text)
+		model.Answer(reply.Calls, outs)
 	}
-	if err != nil {
-		log.Fatal(err)
-	}
+	model.Save(&state) // the transcript, as JSON, to resume from
+	var transcript []json.RawMessage
+	json.Unmarshal(state.Transcript, &transcript)
+	fmt.Println(len(transcript), "contents")
+	// Output:
+	// {gemini gemini-2.5-flash}
+	// get_weather -> {"city":"Paris","highs_c":[18]}
+	// 4 contents
 }
