@@ -114,6 +114,7 @@ type Model interface {
 	// conversation. It reports what streams through emit, and may hand
 	// each call whose arguments are complete to ready, with its index in
 	// the turn, so that the call starts while the model writes the next.
+	// A host calling Ask itself may pass nil for either.
 	Ask(ctx context.Context, s *Step, emit func(Event), ready func(i int, call toolreg.ToolCall)) (Reply, error)
 	// Answer adds the results of a turn's calls to the conversation, in
 	// the calls' order.

@@ -128,7 +128,9 @@ func (s *State) Approve(key string) error {
 }
 
 // ApproveWith lets the call with key run with other arguments (the host
-// corrected them); they are checked like the model's.
+// corrected them). They are checked like the model's when the call runs,
+// not here: arguments the tool refuses reach the model as its invalid
+// arguments do, and it may call again.
 func (s *State) ApproveWith(key string, arguments json.RawMessage) error {
 	return s.decide(key, StatusApproval, func(c *Call) { c.Status, c.Arguments = StatusApproved, arguments })
 }

@@ -440,7 +440,7 @@ func ExampleAdapter_Model() {
 	}
 	fmt.Println(model.Info())
 	for step := 1; ; step++ {
-		reply, err := model.Ask(ctx, agent.NewStep(step, reg), func(agent.Event) {}, func(int, toolreg.ToolCall) {})
+		reply, err := model.Ask(ctx, agent.NewStep(step, reg), nil, nil)
 		if err != nil {
 			panic(err)
 		}

@@ -199,6 +199,7 @@ func (m *model) Info() agent.RunInfo {
 }
 
 func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {

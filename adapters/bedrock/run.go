@@ -179,6 +179,7 @@ type converse struct {
 func (m *converse) Info() agent.RunInfo { return agent.RunInfo{Provider: provider, Model: m.model} }
 
 func (m *converse) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
 	cfg, err := m.toolConfig(s)
 	if err != nil {
 		return agent.Reply{}, fmt.Errorf("bedrock: step %d: %w", s.Number, err)

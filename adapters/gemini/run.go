@@ -217,6 +217,7 @@ type runner struct {
 func (m *runner) Info() agent.RunInfo { return agent.RunInfo{Provider: provider, Model: m.model} }
 
 func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
 	config, err := m.stepConfig(s)
 	if err != nil {
 		return agent.Reply{}, err

@@ -148,6 +148,7 @@ func (m *chatModel) Info() agent.RunInfo {
 }
 
 func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {

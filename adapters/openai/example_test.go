@@ -470,7 +470,7 @@ func ExampleAdapter_ChatModel() {
 	}
 	fmt.Println(model.Info())
 	for step := 1; ; step++ {
-		reply, err := model.Ask(ctx, agent.NewStep(step, reg), func(agent.Event) {}, func(int, toolreg.ToolCall) {})
+		reply, err := model.Ask(ctx, agent.NewStep(step, reg), nil, nil)
 		if err != nil {
 			panic(err)
 		}
@@ -728,7 +728,7 @@ func ExampleAdapter_ResponsesModel() {
 	if err != nil {
 		panic(err)
 	}
-	reply, _ := model.Ask(ctx, agent.NewStep(1, reg), func(agent.Event) {}, func(int, toolreg.ToolCall) {})
+	reply, _ := model.Ask(ctx, agent.NewStep(1, reg), nil, nil)
 	model.Answer(reply.Calls, reg.CallAll(ctx, reply.Calls))
 	model.Save(&state) // the results are not sent yet: they wait in the transcript
 	fmt.Println(model.Info().Provider, "continues", state.Cursor, "with", string(state.Transcript))

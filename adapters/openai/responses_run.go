@@ -137,6 +137,7 @@ func (m *responsesModel) Info() agent.RunInfo {
 }
 
 func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
 	if !m.fixedTools {
 		all, err := m.a.ResponsesTools()

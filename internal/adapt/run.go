@@ -369,3 +369,15 @@ func (s *starter) wait() map[int]toolreg.Output {
 	s.cancel()
 	return s.outs
 }
+
+// Hooks returns emit and ready, or funcs that do nothing for those that
+// are nil: a host may call a Model's Ask without either.
+func Hooks(emit func(agent.Event), ready func(int, toolreg.ToolCall)) (func(agent.Event), func(int, toolreg.ToolCall)) {
+	if emit == nil {
+		emit = func(agent.Event) {}
+	}
+	if ready == nil {
+		ready = func(int, toolreg.ToolCall) {}
+	}
+	return emit, ready
+}
