@@ -172,3 +172,14 @@ func ExampleWithTimeout() {
 	// tool "slow_search" did not finish within 20ms; try again later, perhaps with a smaller request, or go on without it
 	// true
 }
+
+// Timeout tells a host that runs calls outside a Registry how long to give
+// each.
+func ExampleTool_Timeout() {
+	slow := toolreg.MustNew("slow_search", "Searches the archive. Slow; use only when asked.",
+		func(ctx context.Context, _ struct{}) (string, error) { return "found", nil },
+		toolreg.WithTimeout(30*time.Second))
+	fmt.Println(slow.Timeout())
+	// Output:
+	// 30s
+}

@@ -62,8 +62,8 @@ type snapshot struct {
 
 // toolTimeout is a tool's own timeout, 0 for none.
 func toolTimeout(t AnyTool) time.Duration {
-	if tt, ok := t.(interface{ timeout() time.Duration }); ok {
-		return tt.timeout()
+	if tt, ok := t.(interface{ Timeout() time.Duration }); ok {
+		return tt.Timeout()
 	}
 	return 0
 }

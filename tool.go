@@ -17,7 +17,9 @@ import (
 
 // AnyTool is a tool with its types erased: what a Registry stores and what
 // adapters read. *Tool implements it; implement it yourself for tools whose
-// schema is only known at run time.
+// schema is only known at run time. A Registry bounds the calls of a tool
+// that also has a method Timeout() time.Duration (as *Tool does) by the
+// duration it returns, when positive.
 type AnyTool interface {
 	Name() string
 	Description() string
@@ -389,9 +391,11 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 	return t.encode(res)
 }
 
-// timeout is the tool's WithTimeout, which a registry applies around the
-// whole call.
-func (t *Tool[A, R]) timeout() time.Duration { return t.opts.timeout }
+// Timeout returns the tool's own timeout (WithTimeout), 0 for none. A
+// registry applies it around the whole call, middleware included; a host
+// that runs calls elsewhere (a durable workflow's activities) bounds them
+// with it.
+func (t *Tool[A, R]) Timeout() time.Duration { return t.opts.timeout }
 
 func (t *Tool[A, R]) encode(res R) Output {
 	switch {

@@ -67,8 +67,8 @@ type Options struct {
 // it gives up, the model reads the last failure.
 type ToolOptions struct {
 	// Timeout bounds each attempt (the activity's StartToCloseTimeout). 0
-	// means the tool's own timeout plus TimeoutGrace when the tool reports
-	// one (a Timeout() time.Duration method), else DefaultToolTimeout.
+	// means the tool's own timeout (toolreg.WithTimeout, which Tool.Timeout
+	// reports) plus TimeoutGrace, else DefaultToolTimeout.
 	Timeout time.Duration
 	// Retry is the retry policy of the calls; nil means 3 attempts, 1 s
 	// apart and doubling, at most 1 min.
