@@ -71,7 +71,6 @@ type fnode struct {
 	// objects
 	fields   []*fnode // parallel to shape.Fields
 	required []bool
-	nameIdx  map[string]int
 	allowed  []string
 }
 
@@ -230,7 +229,6 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 		}
 		f.fields = make([]*fnode, len(shape.Fields))
 		f.required = make([]bool, len(shape.Fields))
-		f.nameIdx = make(map[string]int, len(shape.Fields))
 		f.allowed = shape.FieldNames()
 		req, _ := m["required"].([]any)
 		for i, sf := range shape.Fields {
@@ -240,7 +238,6 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 				return f
 			}
 			f.fields[i] = c.compile(sf.Shape, ps)
-			f.nameIdx[sf.Name] = i
 			for _, r := range req {
 				f.required[i] = f.required[i] || r == sf.Name
 			}
@@ -620,7 +617,7 @@ func (f *fnode) decodeObject(st *fastState, v reflect.Value) error {
 			return err
 		}
 		raw := st.unquote(quoted)
-		i, known := f.nameIdx[string(raw)] // no allocation for a lookup
+		i, known := f.shape.FieldIndex(raw)
 		if !known {
 			name := string(raw)
 			st.path = append(st.path, key(name))

@@ -48,7 +48,7 @@ type Shape struct {
 	HasDefault   bool    // Struct: some field has a default
 	DefaultBelow bool    // a default somewhere at or below this shape
 
-	byName map[string]int // Struct: JSON name → index in Fields
+	byName map[string]int // Struct of more than linearFields fields: JSON name → index in Fields
 }
 
 // Field is one JSON member of a struct as encoding/json sees it: promoted
@@ -66,12 +66,31 @@ type Field struct {
 	Default  any // the default as a JSON value (json.Number for numbers); nil when none
 }
 
+// FieldIndex returns the index in Fields of the struct field with JSON
+// name name, without allocating.
+func (s *Shape) FieldIndex(name []byte) (int, bool) {
+	if s.byName == nil {
+		for i := range s.Fields {
+			if s.Fields[i].Name == string(name) {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	i, ok := s.byName[string(name)]
+	return i, ok
+}
+
+// linearFields is the number of fields up to which a struct's fields are
+// found by name without a map: as fast, and smaller.
+const linearFields = 8
+
 // Field returns the struct field with JSON name name, or nil.
 func (s *Shape) Field(name string) *Field {
 	if s == nil || s.Kind != Struct {
 		return nil
 	}
-	i, ok := s.byName[name]
+	i, ok := s.FieldIndex([]byte(name))
 	if !ok {
 		return nil
 	}
@@ -255,7 +274,9 @@ func (a *analyzer) structPlan(n *Shape, path string) (*Shape, error) {
 		return nil, err
 	}
 	a.shapes[n.Type] = n // before the fields: recursive types point back here
-	n.byName = make(map[string]int, len(fields))
+	if len(fields) > linearFields {
+		n.byName = make(map[string]int, len(fields))
+	}
 	for _, f := range fields {
 		fpath := joinPath(path, f.Name)
 		fs, err := a.analyze(f.Type, fpath)
@@ -278,7 +299,9 @@ func (a *analyzer) structPlan(n *Shape, path string) (*Shape, error) {
 		if tags.def != nil {
 			n.HasDefault = true
 		}
-		n.byName[f.Name] = len(n.Fields)
+		if n.byName != nil {
+			n.byName[f.Name] = len(n.Fields)
+		}
 		n.Fields = append(n.Fields, pf)
 	}
 	return n, nil
