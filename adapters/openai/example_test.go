@@ -248,6 +248,25 @@ func ExampleAdapter_CallChat() {
 	// call_2: "invalid arguments for tool \"get_weather\":\n- days: 9 is greater than the maximum 7\nFix the arguments and call the tool again."
 }
 
+// CallResponsesJSON is CallResponses for a client that speaks the wire
+// format: the response's "output" array in, the next request's "input"
+// items out.
+func ExampleAdapter_CallResponsesJSON() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	output := json.RawMessage(`[
+		{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Let me check.","annotations":[]}]},
+		{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}]`)
+	input, err := tooloai.New(reg).CallResponsesJSON(context.Background(), output)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(input))
+	// Output:
+	// [{"output":"Paris: sunny for 1 day(s)","call_id":"call_1","type":"function_call_output"}]
+}
+
 // Dispatch the tool calls of a wire-format assistant message: one tool
 // message per call, in order; errors are messages the model can act on.
 func ExampleAdapter_CallChatJSON() {

@@ -238,6 +238,18 @@ func (a *Adapter) CallResponses(ctx context.Context, output []responses.Response
 	return a.functionCallOutputs(calls, a.reg.CallAll(ctx, calls))
 }
 
+// CallResponsesJSON is CallResponses on the wire format, for clients
+// other than the official SDK: it takes the "output" array of a response
+// and returns the JSON array of function_call_output items to send in the
+// next request's "input", the bytes the SDK would send.
+func (a *Adapter) CallResponsesJSON(ctx context.Context, output json.RawMessage) (json.RawMessage, error) {
+	var items []responses.ResponseOutputItemUnion
+	if err := json.Unmarshal(output, &items); err != nil {
+		return nil, fmt.Errorf("openai: output is not a JSON array of response output items: %w", err)
+	}
+	return json.Marshal(a.CallResponses(ctx, items))
+}
+
 type wireToolMessage struct {
 	Role       string `json:"role"`
 	ToolCallID string `json:"tool_call_id"`

@@ -241,6 +241,31 @@ func TestCallChatJSON(t *testing.T) {
 	}
 }
 
+func TestCallResponsesJSON(t *testing.T) {
+	a := New(adapttest.Registry(nil))
+	out, err := a.CallResponsesJSON(context.Background(), json.RawMessage(`[
+		{"type":"reasoning","id":"rs_1","summary":[]},
+		{"type":"function_call","id":"fc_1","call_id":"c1","name":"get_weather","arguments":"{\"city\":\"Lima\"}","status":"completed"},
+		{"type":"function_call","id":"fc_2","call_id":"c2","name":"get_weather","arguments":"{\"city\":","status":"completed"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := []map[string]any{
+		{"type": "function_call_output", "call_id": "c1", "output": `{"city":"Lima","days":1,"unit":"celsius"}`},
+		{"type": "function_call_output", "call_id": "c2", "output": "invalid arguments for tool \"get_weather\":\n- not valid JSON: the input ends early (8 bytes); send one complete JSON object\nFix the arguments and call the tool again."},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if _, err := a.CallResponsesJSON(context.Background(), json.RawMessage(`{}`)); err == nil {
+		t.Error("a non-array was accepted")
+	}
+}
+
 func TestRunChatTruncated(t *testing.T) {
 	reply := strings.Replace(toolCalls("get_time", `{`), `"finish_reason":"tool_calls"`, `"finish_reason":"length"`, 1)
 	f := fakeOpenAI(reply)
