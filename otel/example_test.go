@@ -14,7 +14,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
-	toolopenai "github.com/toolreg/toolreg/adapters/openai"
+	tooloai "github.com/toolreg/toolreg/adapters/openai"
 	"github.com/toolreg/toolreg/agent"
 	toolotel "github.com/toolreg/toolreg/otel"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -69,7 +69,7 @@ func ExampleNewObserver() {
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("offline"))
-	_, err := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
+	_, err := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model:    "gpt-4o",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris or Rome: where is it sunny?")},
 	}, agent.Options{Observer: toolotel.NewObserver(toolotel.WithTracerProvider(tp), toolotel.WithAgentName("weather-bot"))})

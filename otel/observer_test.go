@@ -16,7 +16,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
-	toolopenai "github.com/toolreg/toolreg/adapters/openai"
+	tooloai "github.com/toolreg/toolreg/adapters/openai"
 	"github.com/toolreg/toolreg/agent"
 	toolotel "github.com/toolreg/toolreg/otel"
 )
@@ -205,7 +205,7 @@ func TestObserverRun(t *testing.T) {
 			params := openai.ChatCompletionNewParams{
 				Model: "gpt-test", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris or Atlantis?")},
 			}
-			a, client := toolopenai.New(reg), chatClient(t, tc.replies...)
+			a, client := tooloai.New(reg), chatClient(t, tc.replies...)
 			var err error
 			if tc.stream {
 				_, err = a.StreamChat(context.Background(), client, params, opts)
@@ -229,7 +229,7 @@ func TestObserverMetrics(t *testing.T) {
 	reg := testRegistry()
 	reg.Use(toolotel.Middleware(rec.opts...))
 	client := chatClient(t, chatReply(10, 5, "get_weather", `{"city":"Paris"}`), chatReply(20, 3))
-	_, err := toolopenai.New(reg).RunChat(context.Background(), client, openai.ChatCompletionNewParams{
+	_, err := tooloai.New(reg).RunChat(context.Background(), client, openai.ChatCompletionNewParams{
 		Model: "gpt-test", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris?")},
 	}, agent.Options{Observer: toolotel.NewObserver(rec.opts...)})
 	if err != nil {
