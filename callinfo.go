@@ -14,11 +14,17 @@ import (
 // context given to the runner or to Registry.Call, and read them in the
 // tool with ctx.Value as usual.
 type CallInfo struct {
-	ID       string // the provider's call id ("" when it gave none)
+	// ID identifies the call: the provider's call id or, in a run, when
+	// the provider gave none (Gemini), one the run made up. In a run it is
+	// never empty, unique in the run and the same when the call runs again
+	// after a pause (an answered Interrupt): key side effects on it.
+	// Outside a run it is the ToolCall's ID, "" when the caller gave none.
+	ID       string
 	Tool     string // the tool's name
 	Step     int    // the model call of the run that asked for it, from 1; 0 outside a run
 	Attempt  int    // 1, or one more for each failed call of the tool just before (invalid arguments, Retry); 0 outside a run
 	Provider string // the runner's provider ("openai.chat", "openai.responses", "anthropic", "gemini", ...); "" outside a run
+	RunID    string // the run's id (agent.State.RunID), the same across pauses; "" outside a run
 	// Answer is the host's answer to the Interrupt this call made before
 	// the run was paused, as JSON; nil on a first call.
 	Answer json.RawMessage
@@ -50,6 +56,9 @@ func callInfoFor(ctx context.Context, call ToolCall) CallInfo {
 	if fn, ok := ctx.Value(callInfoKey{}).(func(ToolCall) CallInfo); ok {
 		info = fn(call)
 	}
-	info.ID, info.Tool = call.ID, call.Name
+	if call.ID != "" || info.ID == "" {
+		info.ID = call.ID
+	}
+	info.Tool = call.Name
 	return info
 }

@@ -99,6 +99,23 @@ var ErrUndecided = errors.New("calls of the run still wait for the host")
 // tool choice outside the step's tools.
 var ErrInvalidStep = errors.New("invalid step")
 
+// ErrNotOffered: the model called a tool the step did not offer it (hidden
+// by PrepareStep, outside the step's tool choice, or while the choice is
+// None). The call does not run; the model reads which tools it may call.
+var ErrNotOffered = errors.New("the tool is not offered in this step")
+
+// ErrRepeatedCall: the model, a stream or a stored State asked again for a
+// call that has already run in the run (the same call id). It does not run
+// again; the model reads that it ran.
+var ErrRepeatedCall = errors.New("the call has already run")
+
+// ErrBrokenStream: a streamed response broke the rules of a stream: a call
+// handed over twice, more of a call after it was complete, a call whose
+// name or arguments changed after it started, or arguments past the tool's
+// limit (toolreg.WithMaxArgumentBytes). The stream is ended and so is the
+// run; calls that had already started are in State.Unsent.
+var ErrBrokenStream = errors.New("the model's stream broke off its rules")
+
 // Model is one provider's side of a run: asking the model and keeping the
 // conversation. Each adapter makes the one its runners use, and exports it
 // for hosts that drive runs themselves (package toolreg/temporal asks the

@@ -33,6 +33,21 @@ type State struct {
 	// of the whole run.
 	Retries    map[string]int `json:"retries,omitempty"`
 	RunRetries int            `json:"run_retries,omitempty"`
+	// RunID names the run, the same across its pauses and resumes: a tool
+	// reads it in toolreg.Info(ctx).RunID. The loop makes one up when a
+	// run starts without it.
+	RunID string `json:"run_id,omitempty"`
+	// Ran lists the ids (toolreg.Info(ctx).ID) of the calls of the run
+	// that have run to a result, so that none runs twice, whatever a
+	// model, a stream or a store repeats.
+	Ran []string `json:"ran,omitempty"`
+	// Unsent lists the calls that ran but whose results no model read: the
+	// model call that asked for them failed after they had started (a
+	// stream that broke off or contradicted itself, a cancelled context),
+	// so they are in no transcript. Each holds the arguments it ran with
+	// and its result: a host that retries the run sees here which side
+	// effects already happened.
+	Unsent []Call `json:"unsent,omitempty"`
 }
 
 // Call is one call of a paused turn.

@@ -138,3 +138,28 @@ var (
 
 // Force demands a call of the named tool.
 func Force(tool string) ToolChoice { return ToolChoice{Mode: ChoiceTool, Tool: tool} }
+
+// Allows reports whether the model may call the named tool in this step:
+// the step offers it and the tool choice does not rule it out (None rules
+// every call out; Force, every call of another tool). The runners refuse
+// any other call, whatever the model sends: agent.ErrNotOffered.
+func (s *Step) Allows(name string) bool {
+	switch s.Choice.Mode {
+	case ChoiceNone:
+		return false
+	case ChoiceTool:
+		return name == s.Choice.Tool && slices.Contains(s.tools, name)
+	}
+	return slices.Contains(s.tools, name)
+}
+
+// Allowed lists the tools the model may call in this step (Allows).
+func (s *Step) Allowed() []string {
+	var out []string
+	for _, n := range s.tools {
+		if s.Allows(n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}

@@ -80,6 +80,8 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 		State: &st,
 		Exec:  m.exec,
 		Wait:  m.wait,
+		// A run's id must replay as it was: the workflow's.
+		NewID: func() string { return workflow.GetInfo(ctx).WorkflowExecution.ID },
 	}
 	// The loop's context never ends: a cancelled run ends through the
 	// workflow's context, which fails the activity or the wait in progress.

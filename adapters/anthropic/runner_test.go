@@ -327,11 +327,20 @@ func TestStateTranscript(t *testing.T) {
 			if !errors.Is(err, agent.ErrPaused) {
 				t.Fatalf("err = %v", err)
 			}
-			b, err := json.Marshal(run.State)
+			if run.State.RunID == "" {
+				t.Error("the run has no id")
+			}
+			golden := *run.State
+			golden.RunID = "" // made up anew by each run
+			b, err := json.Marshal(golden)
 			if err != nil {
 				t.Fatal(err)
 			}
 			adapttest.GoldenJSON(t, "state_paused.json", b, *update && r.name == "Run")
+			b, err = json.Marshal(run.State)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var st agent.State
 			if err := json.Unmarshal(b, &st); err != nil {
 				t.Fatal(err)
@@ -370,14 +379,15 @@ func TestCallInfo(t *testing.T) {
 			api := fakeAnthropic(r.calls("whoami", `{"n":-1}`), r.calls("whoami", `{"n":1}`), r.answer("ok"))
 			client := newClient(t, api)
 			var obs observer
-			if _, err := r.run(context.Background(), New(reg), &client.Messages, params("who?"), agent.Options{Observer: &obs}); err != nil {
+			run, err := r.run(context.Background(), New(reg), &client.Messages, params("who?"), agent.Options{Observer: &obs})
+			if err != nil {
 				t.Fatal(err)
 			}
 			// The second turn's result: the last three messages read as a
 			// first turn's are.
 			msgs := api.Requests[2]["messages"].([]any)
 			got := runResults(t, map[string]any{"messages": msgs[len(msgs)-3:]})
-			want := []adapttest.Result{{Text: `{"ID":"toolu_1","Tool":"whoami","Step":2,"Attempt":2,"Provider":"anthropic","Answer":null}`}}
+			want := []adapttest.Result{{Text: `{"ID":"toolu_1","Tool":"whoami","Step":2,"Attempt":2,"Provider":"anthropic","RunID":"` + run.State.RunID + `","Answer":null}`}}
 			if diff := cmp.Diff(want, got); diff != "" {
 				t.Errorf("call info (-want +got):\n%s", diff)
 			}

@@ -1,10 +1,17 @@
 package adapt
 
 import (
+	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/toolreg/toolreg"
@@ -22,6 +29,9 @@ type Run struct {
 	// returns their outputs in order (a durable workflow runs each as an
 	// activity); nil runs them through the registry at once.
 	Exec func(ctx context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output
+	// NewID, when set, makes up the id of a run that has none (a durable
+	// workflow's must be deterministic); by default 128 random bits.
+	NewID func() string
 	// Wait, when set, is called when calls wait for the host: it returns
 	// once the State's pending calls are decided (a durable workflow waits
 	// for a signal, for days if need be), and the run goes on. Without it
@@ -32,6 +42,14 @@ type Run struct {
 // Do runs the loop until the model answers, the run pauses (agent.ErrPaused)
 // or it ends with an error. The State is brought up to date whatever the
 // outcome.
+//
+// Every call the run executes, streamed or not, first or resumed, passes
+// one gate, in this order: the step offers its tool (and the tool choice
+// allows it), its arguments validate when it needs approval (so that
+// nobody approves a call the tool refuses), the host approves it if it
+// must, it has not run before in its turn (its id is not in State.Ran),
+// and it gets one of the registry's concurrency slots (early starts
+// included). A refusal is a result the model reads.
 func (r *Run) Do(ctx context.Context) (err error) {
 	st := r.State
 	info := r.Model.Info()
@@ -41,6 +59,9 @@ func (r *Run) Do(ctx context.Context) (err error) {
 	st.Provider = info.Provider
 	if st.Retries == nil {
 		st.Retries = map[string]int{}
+	}
+	if st.RunID == "" {
+		st.RunID = r.newID()
 	}
 	if obs := r.Options.Observer; obs != nil {
 		ctx = obs.RunStarted(ctx, info)
@@ -73,6 +94,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 			return fmt.Errorf("%w (%d): the model has not finished", toolreg.ErrMaxSteps, maxSteps)
 		}
 		st.Steps++
+		st.Ran = nil // the ids of this turn's calls, once they run
 		step := agent.NewStep(st.Steps, r.Registry)
 		if r.Options.PrepareStep != nil {
 			if err := r.Options.PrepareStep(ctx, step); err != nil {
@@ -82,29 +104,123 @@ func (r *Run) Do(ctx context.Context) (err error) {
 		if err := step.Check(); err != nil {
 			return err
 		}
-		early := r.starter(ctx, st.Steps)
+		early := r.starter(ctx, step)
 		turn, err := r.ask(ctx, info, step, early)
+		if err == nil {
+			err = early.agrees(turn.Calls)
+		}
 		if err != nil || turn.Again || len(turn.Calls) == 0 {
-			early.stop() // a call started before the model failed is cancelled
+			// A call started before the model failed is cancelled; one
+			// that ran is recorded, as no transcript will hold it.
+			if ran := r.unsent(early.stop()); err != nil && ran != "" {
+				err = fmt.Errorf("%w; calls that had already started, in State.Unsent: %s", err, ran)
+			}
 			if err != nil || !turn.Again {
 				return err
 			}
 			continue
 		}
-		calls := make([]agent.Call, len(turn.Calls))
-		for i, c := range turn.Calls {
-			if !early.readied(i) {
-				r.emit(agent.Event{Kind: agent.CallReady, Step: st.Steps, Call: c})
-			}
-			calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
-			if r.Registry.NeedsApproval(c) {
-				calls[i].Status = agent.StatusApproval
-			}
-		}
-		if err := r.settle(ctx, st.Steps, calls, early); err != nil {
+		if err := r.settle(ctx, st.Steps, r.admit(step, turn.Calls, early), early); err != nil {
 			return err
 		}
 	}
+}
+
+// admit passes the calls of a fresh turn through the first gates: a call
+// of a tool the step does not offer, a repeated call id, or a call that
+// needs approval with arguments its tool refuses gets its result (the
+// refusal) at once; a call that needs approval waits for the host; the
+// others may run.
+func (r *Run) admit(step *agent.Step, turn []toolreg.ToolCall, early *starter) []agent.Call {
+	calls := make([]agent.Call, len(turn))
+	seen := map[string]bool{}
+	for i, c := range turn {
+		if !early.readied(i) {
+			r.emit(agent.Event{Kind: agent.CallReady, Step: step.Number, Call: c})
+		}
+		calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
+		id := r.callID(step.Number, calls[i])
+		if out, refused := r.refuse(step, c, id, seen); refused {
+			early.refused(i, out)
+			continue
+		}
+		seen[id] = true
+		if r.Registry.NeedsApproval(c) {
+			if out, ok := r.Registry.Check(c); !ok {
+				early.refused(i, out)
+				continue
+			}
+			calls[i].Status = agent.StatusApproval
+		}
+	}
+	return calls
+}
+
+// refuse reports the Output of a call that may not run: its tool is not
+// offered in the step, or its id ran already in the turn (seen holds the
+// ids of the turn's calls admitted so far).
+func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool) (toolreg.Output, bool) {
+	if !step.Allows(c.Name) {
+		if _, ok := r.Registry.Lookup(c.Name); !ok {
+			return r.Registry.Check(c) // an unknown tool: the registry's words
+		}
+		return notOffered(step, c.Name), true
+	}
+	if seen[id] || slices.Contains(r.State.Ran, id) {
+		return repeated(c.Name, id), true
+	}
+	return toolreg.Output{}, false
+}
+
+func notOffered(step *agent.Step, name string) toolreg.Output {
+	text := fmt.Sprintf("tool %q is not available at this point", name)
+	if allowed := step.Allowed(); len(allowed) > 0 {
+		text += "; the tools you may call now: " + strings.Join(allowed, ", ")
+	} else {
+		text += "; call no tool now, answer with text"
+	}
+	return toolreg.Output{Text: text, IsError: true, Err: fmt.Errorf("%w: step %d: tool %q", agent.ErrNotOffered, step.Number, name)}
+}
+
+func repeated(name, id string) toolreg.Output {
+	return toolreg.Output{
+		Text:    fmt.Sprintf("this call of %q (id %q) has already run and its result was given; it does not run twice", name, id),
+		IsError: true,
+		Err:     fmt.Errorf("%w: tool %q, call %q", agent.ErrRepeatedCall, name, id),
+	}
+}
+
+// callID is the id a call runs with: the provider's, or one made up from
+// the run's id, the step and the call's place in its turn, which stays the
+// same across a pause.
+func (r *Run) callID(step int, c agent.Call) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return r.State.RunID + "." + strconv.Itoa(step) + "." + strconv.Itoa(c.Index)
+}
+
+// newID makes up a run's id: NewID's, or 128 random bits.
+func (r *Run) newID() string {
+	if r.NewID != nil {
+		return r.NewID()
+	}
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// unsent records the calls started early of a turn the model did not
+// complete, and names them for the run's error ("" for none).
+func (r *Run) unsent(ran []agent.Call) string {
+	var names []string
+	for _, c := range ran {
+		r.State.Unsent = append(r.State.Unsent, c)
+		r.State.Ran = append(r.State.Ran, r.callID(r.State.Steps, c))
+		r.emit(agent.Event{Kind: agent.CallResult, Step: r.State.Steps, Call: c.ToolCall(), Output: c.Result.Output()})
+		names = append(names, fmt.Sprintf("%s (%s)", c.Name, c.Key()))
+	}
+	return strings.Join(names, ", ")
 }
 
 // settle finishes a turn and, while it pauses and the run has a Wait,
@@ -125,23 +241,36 @@ func (r *Run) settle(ctx context.Context, step int, calls []agent.Call, early *s
 	return err
 }
 
-// ask makes the step's model call, seen by the Observer.
-func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (agent.Reply, error) {
+// ask makes the step's model call, seen by the Observer. The stream it
+// reads is watched by early: a stream that breaks its rules is ended, and
+// the error says why.
+func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (reply agent.Reply, err error) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	early.cancelAsk = cancel
+	defer func() {
+		if broken := early.brokenErr(); broken != nil {
+			err = broken
+		}
+	}()
 	obs := r.Options.Observer
 	if obs == nil {
-		return r.Model.Ask(ctx, step, r.emit, early.start)
+		return r.Model.Ask(ctx, step, early.emit, early.start)
 	}
 	call := agent.ModelCall{RunInfo: info, Step: step.Number}
 	mctx := obs.ModelCallStarted(ctx, call)
-	reply, err := r.Model.Ask(mctx, step, r.emit, early.start)
+	reply, err = r.Model.Ask(mctx, step, early.emit, early.start)
+	if broken := early.brokenErr(); broken != nil {
+		err = broken
+	}
 	obs.ModelCallEnded(mctx, call, reply.Usage, err)
 	return reply, err
 }
 
 // finish runs the calls of a turn that may run (the approved, the answered;
-// early holds those already started), pauses the run (agent.ErrPaused) if
-// calls wait for the host, and otherwise sends the results back. An error
-// ends the run.
+// early holds those already started, and the refusals of the turn's
+// gates), pauses the run (agent.ErrPaused) if calls wait for the host, and
+// otherwise sends the results back. An error ends the run.
 func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *starter) error {
 	st := r.State
 	outs := make([]*toolreg.Output, len(calls))
@@ -149,7 +278,10 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 	for i, c := range calls {
 		switch c.Status {
 		case agent.StatusDone:
-			out := c.Result.Output()
+			out := toolreg.Output{Text: fmt.Sprintf("the call of %q has no result", c.Name), IsError: true, Err: fmt.Errorf("%w: call %s is done without a result", toolreg.ErrInternal, c.Key())}
+			if c.Result != nil {
+				out = c.Result.Output()
+			}
 			outs[i] = &out
 		case agent.StatusRejected:
 			reason := c.Reason
@@ -162,21 +294,27 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 			run = append(run, i)
 		}
 	}
+	var given map[int]toolreg.Output
 	if early != nil {
-		started := early.wait()
-		for _, i := range run {
-			if out, ok := started[i]; ok && calls[i].Status == agent.StatusApproved {
-				outs[i] = &out
-			}
-		}
+		given = early.wait()
 	}
 	var toRun []toolreg.ToolCall
 	var toRunAt []int
 	for _, i := range run {
-		if outs[i] == nil {
-			toRun = append(toRun, calls[i].ToolCall())
-			toRunAt = append(toRunAt, i)
+		if out, ok := given[i]; ok && calls[i].Status == agent.StatusApproved {
+			outs[i] = &out
+			continue
 		}
+		id := r.callID(step, calls[i])
+		if slices.Contains(st.Ran, id) { // a store or a model repeats a call that ran
+			out := repeated(calls[i].Name, id)
+			outs[i] = &out
+			continue
+		}
+		call := calls[i].ToolCall()
+		call.ID = id
+		toRun = append(toRun, call)
+		toRunAt = append(toRunAt, i)
 	}
 	if len(toRun) > 0 {
 		results := r.exec(ctx, step, calls, toRun)
@@ -199,6 +337,9 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 				continue
 			}
 			c.Status, c.Result = agent.StatusDone, agent.ResultOf(*out)
+			if id := r.callID(step, *c); !slices.Contains(st.Ran, id) {
+				st.Ran = append(st.Ran, id)
+			}
 			if errors.Is(out.Err, toolreg.ErrStopRun) {
 				stop = append(stop, out.Err)
 			}
@@ -241,7 +382,7 @@ func (r *Run) countRetries(calls []toolreg.ToolCall, outs []toolreg.Output) erro
 	st := r.State
 	for i, c := range calls {
 		switch out := outs[i]; {
-		case errors.Is(out.Err, toolreg.ErrInvalidArguments) || errors.Is(out.Err, toolreg.ErrRetry):
+		case errors.Is(out.Err, toolreg.ErrInvalidArguments) || errors.Is(out.Err, toolreg.ErrRetry) || errors.Is(out.Err, agent.ErrNotOffered):
 			st.Retries[c.Name]++
 			st.RunRetries++
 		case !out.IsError:
@@ -268,6 +409,7 @@ func bound(n, def int) int {
 }
 
 // exec runs calls of the turn calls, with Exec or through the registry.
+// Each call carries its id (callID).
 func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []toolreg.ToolCall) []toolreg.Output {
 	info := r.callInfo(step, turn)
 	if r.Exec == nil {
@@ -281,34 +423,20 @@ func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []too
 	return r.Exec(ctx, calls, infos)
 }
 
-// callInfo tells each call of the turn its CallInfo.
+// callInfo tells each call of the turn its CallInfo; the calls it is asked
+// about carry their ids (callID).
 func (r *Run) callInfo(step int, calls []agent.Call) func(toolreg.ToolCall) toolreg.CallInfo {
-	answers := map[string]json.RawMessage{}
+	answers := map[string]json.RawMessage{} // by call id
 	for _, c := range calls {
 		if c.Status == agent.StatusAnswered {
-			answers[c.Key()] = c.Answer
+			answers[r.callID(step, c)] = c.Answer
 		}
 	}
-	keys := map[string]string{} // by id, for calls that have one
-	retries := map[string]int{}
-	for name, n := range r.State.Retries {
-		retries[name] = n
-	}
-	for _, c := range calls {
-		keys[c.ID] = c.Key()
-	}
+	retries := maps.Clone(r.State.Retries)
+	st := r.State
 	return func(call toolreg.ToolCall) toolreg.CallInfo {
-		info := toolreg.CallInfo{Step: step, Provider: r.State.Provider, Attempt: retries[call.Name] + 1}
-		if call.ID != "" {
-			info.Answer = answers[keys[call.ID]]
-		} else {
-			for _, c := range calls { // no id: match by name and arguments
-				if c.ID == "" && c.Name == call.Name && string(c.Arguments) == string(call.Arguments) {
-					info.Answer = answers[c.Key()]
-				}
-			}
-		}
-		return info
+		return toolreg.CallInfo{ID: call.ID, Step: step, Provider: st.Provider, RunID: st.RunID,
+			Attempt: retries[call.Name] + 1, Answer: answers[call.ID]}
 	}
 }
 
@@ -318,56 +446,214 @@ func (r *Run) emit(e agent.Event) {
 	}
 }
 
-// starter runs the calls a streaming provider hands over while the model
-// is still writing: those that need no approval start at once.
+// starter watches the stream of one model call and runs the calls a
+// streaming provider hands over while the model is still writing: each
+// passes the gate (offered, not needing approval, not repeated) and waits
+// for one of the registry's concurrency slots. A call starts at most once;
+// a stream that hands a call over twice, writes more of it after it was
+// complete, or writes arguments past the tool's limit is ended
+// (agent.ErrBrokenStream).
 type starter struct {
-	r      *Run
-	ctx    context.Context
-	cancel context.CancelFunc
-	step   int
-	mu     sync.Mutex
-	wg     sync.WaitGroup
-	ready  map[int]bool
-	outs   map[int]toolreg.Output
+	r         *Run
+	step      *agent.Step
+	ctx       context.Context // the early calls'
+	cancel    context.CancelFunc
+	cancelAsk context.CancelCauseFunc // ends the model call
+	limit     int                     // concurrent early calls
+	wg        sync.WaitGroup
+
+	mu      sync.Mutex
+	ready   map[int]toolreg.ToolCall // handed over, by index
+	ids     map[string]bool          // ids of the calls started
+	whole   map[string]bool          // provider ids of the calls handed over
+	written map[string]int           // streamed argument bytes, by call
+	queue   []int
+	workers int
+	outs    map[int]toolreg.Output // of the calls that ran, and the turn's refusals
+	ran     map[int]bool
+	broken  error
 }
 
-func (r *Run) starter(ctx context.Context, step int) *starter {
+func (r *Run) starter(ctx context.Context, step *agent.Step) *starter {
 	ctx, cancel := context.WithCancel(ctx)
-	return &starter{r: r, ctx: ctx, cancel: cancel, step: step, ready: map[int]bool{}, outs: map[int]toolreg.Output{}}
+	return &starter{r: r, step: step, ctx: ctx, cancel: cancel, limit: r.Registry.MaxConcurrency(),
+		ready: map[int]toolreg.ToolCall{}, ids: map[string]bool{}, whole: map[string]bool{}, written: map[string]int{},
+		outs: map[int]toolreg.Output{}, ran: map[int]bool{}}
 }
 
-func (s *starter) readied(i int) bool { return s.ready[i] }
+// breakf ends the stream; the caller holds mu.
+func (s *starter) breakf(format string, a ...any) {
+	if s.broken == nil {
+		s.broken = fmt.Errorf("%w: step %d: %s", agent.ErrBrokenStream, s.step.Number, fmt.Sprintf(format, a...))
+		if s.cancelAsk != nil {
+			s.cancelAsk(s.broken)
+		}
+	}
+}
 
+func (s *starter) brokenErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.broken
+}
+
+// emit passes the stream's events on, checking the arguments as they
+// come: more of a call already complete, or more than its tool takes,
+// ends the stream. Nothing is passed on once the stream is broken.
+func (s *starter) emit(e agent.Event) {
+	s.mu.Lock()
+	if e.Kind == agent.ArgumentsDelta && s.broken == nil {
+		key := e.Call.ID
+		if key == "" {
+			key = "\x00" + e.Call.Name
+		}
+		s.written[key] += len(e.Delta)
+		limit := s.r.Registry.MaxArgumentBytes(e.Call.Name)
+		switch {
+		case e.Call.ID != "" && s.whole[e.Call.ID]:
+			s.breakf("more arguments of call %s (%q) after they were complete", e.Call.ID, e.Call.Name)
+		case s.written[key] > limit:
+			s.breakf("the arguments of call %s (%q) grew past the tool's limit of %d bytes", e.Call.ID, e.Call.Name, limit)
+		}
+	}
+	broken := s.broken != nil
+	s.mu.Unlock()
+	if !broken {
+		s.r.emit(e)
+	}
+}
+
+// start is a Model's ready: the call at index i of the turn is complete.
 func (s *starter) start(i int, call toolreg.ToolCall) {
-	s.ready[i] = true
-	s.r.emit(agent.Event{Kind: agent.CallReady, Step: s.step, Call: call})
+	s.mu.Lock()
+	if s.broken != nil {
+		s.mu.Unlock()
+		return
+	}
+	if prev, twice := s.ready[i]; twice {
+		s.breakf("call %d (%q) was handed over twice", i, prev.Name)
+		s.mu.Unlock()
+		return
+	}
+	s.ready[i] = call
+	if call.ID != "" {
+		s.whole[call.ID] = true
+	}
+	s.mu.Unlock()
+	s.r.emit(agent.Event{Kind: agent.CallReady, Step: s.step.Number, Call: call})
 	if s.r.Registry.NeedsApproval(call) {
 		return
 	}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		calls := []agent.Call{{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}}
-		out := s.r.exec(s.ctx, s.step, calls, []toolreg.ToolCall{call})[0]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id := s.r.callID(s.step.Number, agent.Call{ID: call.ID, Index: i})
+	if _, refused := s.r.refuse(s.step, call, id, s.ids); refused {
+		return // the turn's gate refuses it again, with its words
+	}
+	s.ids[id] = true
+	s.queue = append(s.queue, i)
+	if s.workers < s.limit {
+		s.workers++
+		s.wg.Add(1)
+		go s.work()
+	}
+}
+
+// work runs queued early calls, one at a time, until none is left or the
+// calls are cancelled.
+func (s *starter) work() {
+	defer s.wg.Done()
+	for {
 		s.mu.Lock()
-		s.outs[i] = out
+		if len(s.queue) == 0 || s.ctx.Err() != nil {
+			s.workers--
+			s.mu.Unlock()
+			return
+		}
+		i := s.queue[0]
+		s.queue = s.queue[1:]
+		call := s.ready[i]
 		s.mu.Unlock()
-	}()
+		c := agent.Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}
+		run := call
+		run.ID = s.r.callID(s.step.Number, c)
+		out := s.r.exec(s.ctx, s.step.Number, []agent.Call{c}, []toolreg.ToolCall{run})[0]
+		s.mu.Lock()
+		s.outs[i], s.ran[i] = out, true
+		s.mu.Unlock()
+	}
+}
+
+// readied reports whether the call at index i was handed over.
+func (s *starter) readied(i int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.ready[i]
+	return ok
+}
+
+// refused gives the call at index i the Output of a gate that refused it.
+func (s *starter) refused(i int, out toolreg.Output) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.ran[i] {
+		s.outs[i] = out
+	}
+}
+
+// agrees checks the calls handed over against the model's complete
+// response: each must be there, at its index, with the same id, name and
+// arguments, or a call ran with what the transcript does not hold.
+func (s *starter) agrees(calls []toolreg.ToolCall) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, c := range s.ready {
+		switch {
+		case i < 0 || i >= len(calls):
+			s.breakf("call %d (%q) was handed over, but the response holds %d calls", i, c.Name, len(calls))
+		case c.ID != calls[i].ID || c.Name != calls[i].Name || !sameJSON(c.Arguments, calls[i].Arguments):
+			s.breakf("call %d was handed over as %q (id %q) with arguments other than the response's %q (id %q)", i, c.Name, c.ID, calls[i].Name, calls[i].ID)
+		}
+	}
+	return s.broken
+}
+
+// sameJSON reports whether a and b are the same arguments: the same bytes,
+// or the same JSON but for white space.
+func sameJSON(a, b json.RawMessage) bool {
+	if bytes.Equal(a, b) {
+		return true
+	}
+	var ca, cb bytes.Buffer
+	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
 // stop cancels the calls started early and waits for them to end, which
-// the registry makes prompt.
-func (s *starter) stop() {
+// the registry makes prompt. It returns those that ran, done, in order.
+func (s *starter) stop() []agent.Call {
 	s.cancel()
 	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ran []agent.Call
+	for i := range s.ready {
+		if s.ran[i] {
+			c := s.ready[i]
+			ran = append(ran, agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusDone, Result: agent.ResultOf(s.outs[i])})
+		}
+	}
+	slices.SortFunc(ran, func(a, b agent.Call) int { return a.Index - b.Index })
+	return ran
 }
 
 // wait returns the outputs of the calls started early, by index, once they
-// are over.
+// are over, and the refusals of the turn's gates.
 func (s *starter) wait() map[int]toolreg.Output {
 	s.wg.Wait()
 	s.cancel()
-	return s.outs
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.outs)
 }
 
 // Hooks returns emit and ready, or funcs that do nothing for those that

@@ -391,8 +391,8 @@ func TestWaitAndExec(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []toolreg.CallInfo{
-		{ID: "w", Tool: "weather", Step: 1, Attempt: 1, Provider: "script"},
-		{ID: "b", Tool: "book", Step: 1, Attempt: 1, Provider: "script"},
+		{ID: "w", Tool: "weather", Step: 1, Attempt: 1, Provider: "script", RunID: r.State.RunID},
+		{ID: "b", Tool: "book", Step: 1, Attempt: 1, Provider: "script", RunID: r.State.RunID},
 	}
 	if diff := cmp.Diff(want, seen); diff != "" || waits != 1 {
 		t.Errorf("%d waits; infos (-want +got):\n%s", waits, diff)
