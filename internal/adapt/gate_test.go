@@ -173,8 +173,7 @@ func TestACallRunsOncePerTurn(t *testing.T) {
 	r = &Run{Registry: reg, Model: p, State: st}
 	r.Do(context.Background()) // refused as a whole, or weather's call alone
 	if diff := cmp.Diff([]string{"weather"}, slices.DeleteFunc(toolNames(infos), func(n string) bool { return n != "weather" })); diff != "" {
-		t.Errorf("weather ran again (-want +got):
-%s", diff)
+		t.Errorf("weather ran again (-want +got):\n%s", diff)
 	}
 }
 
