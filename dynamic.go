@@ -67,6 +67,9 @@ func NewDynamic[Result any](name, description string, schema json.RawMessage, fn
 	if err := t.checkExamples(); err != nil {
 		return nil, err
 	}
+	if err := t.checkApproveIf(); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 

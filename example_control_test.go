@@ -192,9 +192,9 @@ func ExampleWithApproval() {
 		return c.Name == "get_weather" && string(c.Arguments) == `{"city":"Pyongyang"}`
 	}))
 	reg.MustAdd(refund, GetWeather)
-	fmt.Println(reg.NeedsApproval(toolreg.ToolCall{Name: "refund", Arguments: json.RawMessage(`{"order":"A1","amount":5}`)}))
-	fmt.Println(reg.NeedsApproval(toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}))
-	fmt.Println(reg.NeedsApproval(toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Pyongyang"}`)}))
+	fmt.Println(reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "refund", Arguments: json.RawMessage(`{"order":"A1","amount":5}`)}))
+	fmt.Println(reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)}))
+	fmt.Println(reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Pyongyang"}`)}))
 	// Output:
 	// true
 	// false
@@ -306,4 +306,32 @@ func ExampleMedia() {
 	fmt.Println(out.Text, out.Media[0].Kind(), out.Media[0].MIMEType)
 	// Output:
 	// Sales rose 12% in March. image image/png
+}
+
+// WithApprovalIf asks the host only for the calls whose own arguments call
+// for it, here refunds above 100; arguments the tool refuses need no
+// approval, as they never run.
+func ExampleWithApprovalIf() {
+	type RefundArgs struct {
+		Order  string `json:"order"`
+		Amount int    `json:"amount" jsonschema:"minimum=1"`
+	}
+	refund := toolreg.MustNew("refund", "Refunds an order.", func(_ context.Context, a RefundArgs) (string, error) {
+		return "refunded", nil
+	}, toolreg.WithApprovalIf(func(_ context.Context, a RefundArgs) bool { return a.Amount > 100 }))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(refund)
+	for _, args := range []string{`{"order":"A1","amount":5}`, `{"order":"A1","amount":500}`, `{"order":"A1","amount":-5}`} {
+		fmt.Println(args, reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "refund", Arguments: json.RawMessage(args)}))
+	}
+	// A rule over other arguments than the tool's is refused at declaration.
+	_, err := toolreg.New("refund", "Refunds an order.", func(_ context.Context, a RefundArgs) (string, error) {
+		return "refunded", nil
+	}, toolreg.WithApprovalIf(func(_ context.Context, city string) bool { return true }))
+	fmt.Println(errors.Is(err, toolreg.ErrInvalidDeclaration))
+	// Output:
+	// {"order":"A1","amount":5} false
+	// {"order":"A1","amount":500} true
+	// {"order":"A1","amount":-5} false
+	// true
 }

@@ -118,7 +118,7 @@ func ExampleRegistry_NeedsApproval() {
 	refund := toolreg.MustNew("refund", "Refunds an order.", func(context.Context, struct{}) (string, error) { return "", nil }, toolreg.WithApproval())
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(refund, GetWeather)
-	fmt.Println(reg.NeedsApproval(toolreg.ToolCall{Name: "refund"}), reg.NeedsApproval(toolreg.ToolCall{Name: "get_weather"}))
+	fmt.Println(reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "refund"}), reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "get_weather"}))
 	// Output:
 	// true false
 }
@@ -131,7 +131,7 @@ func ExampleWithApprovalPolicy() {
 		return strings.HasPrefix(c.Name, "delete_")
 	}))
 	reg.MustAdd(deleteFile, GetWeather)
-	fmt.Println(reg.NeedsApproval(toolreg.ToolCall{Name: "delete_file"}), reg.NeedsApproval(toolreg.ToolCall{Name: "get_weather"}))
+	fmt.Println(reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "delete_file"}), reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: "get_weather"}))
 	// Output:
 	// true false
 }

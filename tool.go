@@ -64,6 +64,7 @@ type toolOptions struct {
 	timeout  time.Duration
 	limits   args.Limits
 	approval bool
+	approveIf any // WithApprovalIf's func(context.Context, Args) bool
 	tags     []string
 	output   json.RawMessage // NewDynamic's WithOutputSchema
 	examples []any           // WithExamples, as given
@@ -196,6 +197,9 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 	if err := t.checkExamples(); err != nil {
 		return nil, err
 	}
+	if err := t.checkApproveIf(); err != nil {
+		return nil, err
+	}
 	return t, nil
 }
 
@@ -298,7 +302,8 @@ func (t *Tool[A, R]) Dynamic() bool { return t.dynamic }
 // valid under its input schema. Callers must not modify them.
 func (t *Tool[A, R]) Examples() []json.RawMessage { return t.examples }
 
-// NeedsApproval reports whether the tool was declared WithApproval.
+// NeedsApproval reports whether every call of the tool waits for approval
+// (WithApproval); NeedsApprovalFor also applies WithApprovalIf's rule.
 func (t *Tool[A, R]) NeedsApproval() bool { return t.opts.approval }
 
 // Tags are the tool's labels, from WithTags. Callers must not modify the

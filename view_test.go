@@ -79,10 +79,10 @@ func TestNeedsApproval(t *testing.T) {
 		{ToolCall{Name: "nope", Arguments: json.RawMessage(`{"big":true}`)}, false},
 	}
 	for _, tt := range tests {
-		if got := r.NeedsApproval(tt.call); got != tt.want {
+		if got := r.NeedsApproval(context.Background(), tt.call); got != tt.want {
 			t.Errorf("NeedsApproval(%v) = %v", tt.call, got)
 		}
-		if got := r.Select(func(AnyTool) bool { return true }).NeedsApproval(tt.call); got != tt.want {
+		if got := r.Select(func(AnyTool) bool { return true }).NeedsApproval(context.Background(), tt.call); got != tt.want {
 			t.Errorf("through a view, NeedsApproval(%v) = %v", tt.call, got)
 		}
 	}

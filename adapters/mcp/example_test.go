@@ -370,7 +370,7 @@ func ExampleToolOptions() {
 	}
 	defer session.Close()
 	for _, t := range reg.Tools() {
-		fmt.Println(t.Name(), "needs approval:", reg.NeedsApproval(toolreg.ToolCall{Name: t.Name()}))
+		fmt.Println(t.Name(), "needs approval:", reg.NeedsApproval(context.Background(), toolreg.ToolCall{Name: t.Name()}))
 	}
 	// Output:
 	// delete_file needs approval: true

@@ -389,3 +389,36 @@ func TestACancelledStepRecordsTheCallsThatRan(t *testing.T) {
 		t.Errorf("%d calls ran, %d recorded", len(infos), len(r.State.Unsent))
 	}
 }
+
+// TestApprovalIfReadsTheArguments: a typed rule pauses the run for the
+// calls it names only, and reads the run's context.
+func TestApprovalIfReadsTheArguments(t *testing.T) {
+	type key struct{}
+	var ran []string
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("pay", "Pays.", func(ctx context.Context, a struct {
+		Amount int `json:"amount"`
+	}) (string, error) {
+		ran = append(ran, fmt.Sprint(a.Amount))
+		return "paid", nil
+	}, toolreg.WithApprovalIf(func(ctx context.Context, a struct {
+		Amount int `json:"amount"`
+	}) bool {
+		return a.Amount > ctx.Value(key{}).(int)
+	})))
+	for _, streaming := range []bool{false, true} {
+		ran = nil
+		p := &script{streaming: streaming, replies: [][]toolreg.ToolCall{{call("1", "pay", `{"amount":5}`)}, {call("2", "pay", `{"amount":500}`)}}}
+		r := newRun(reg, p, agent.Options{})
+		ctx := context.WithValue(context.Background(), key{}, 100)
+		if err := r.Do(ctx); !errors.Is(err, agent.ErrPaused) {
+			t.Fatalf("err = %v", err)
+		}
+		if pending := r.State.Pending(); len(pending) != 1 || pending[0].ID != "2" || r.State.Steps != 2 {
+			t.Errorf("streaming=%v: pending %+v after %d steps", streaming, pending, r.State.Steps)
+		}
+		if diff := cmp.Diff([]string{"5"}, ran); diff != "" {
+			t.Errorf("streaming=%v: ran (-want +got):\n%s", streaming, diff)
+		}
+	}
+}

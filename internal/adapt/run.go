@@ -120,7 +120,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 			}
 			continue
 		}
-		if err := r.settle(ctx, st.Steps, r.admit(step, turn.Calls, early), early); err != nil {
+		if err := r.settle(ctx, st.Steps, r.admit(ctx, step, turn.Calls, early), early); err != nil {
 			return err
 		}
 	}
@@ -131,7 +131,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 // needs approval with arguments its tool refuses gets its result (the
 // refusal) at once; a call that needs approval waits for the host; the
 // others may run.
-func (r *Run) admit(step *agent.Step, turn []toolreg.ToolCall, early *starter) []agent.Call {
+func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCall, early *starter) []agent.Call {
 	calls := make([]agent.Call, len(turn))
 	seen := map[string]bool{}
 	for i, c := range turn {
@@ -145,7 +145,7 @@ func (r *Run) admit(step *agent.Step, turn []toolreg.ToolCall, early *starter) [
 			continue
 		}
 		seen[id] = true
-		if r.Registry.NeedsApproval(c) {
+		if r.Registry.NeedsApproval(ctx, c) {
 			if out, ok := r.Registry.Check(c); !ok {
 				early.refused(i, out)
 				continue
@@ -541,7 +541,7 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	}
 	s.mu.Unlock()
 	s.r.emit(agent.Event{Kind: agent.CallReady, Step: s.step.Number, Call: call})
-	if s.r.Registry.NeedsApproval(call) {
+	if s.r.Registry.NeedsApproval(s.ctx, call) {
 		return
 	}
 	s.mu.Lock()
