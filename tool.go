@@ -60,14 +60,14 @@ type Option struct {
 }
 
 type toolOptions struct {
-	title    string
-	timeout  time.Duration
-	limits   args.Limits
-	approval bool
+	title     string
+	timeout   time.Duration
+	limits    args.Limits
+	approval  bool
 	approveIf any // WithApprovalIf's func(context.Context, Args) bool
-	tags     []string
-	output   json.RawMessage // NewDynamic's WithOutputSchema
-	examples []any           // WithExamples, as given
+	tags      []string
+	output    json.RawMessage // NewDynamic's WithOutputSchema
+	examples  []any           // WithExamples, as given
 }
 
 // Default limits on a call's arguments, changed per tool with
