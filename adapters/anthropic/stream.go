@@ -58,8 +58,9 @@ func (a *Adapter) streamMessage(ctx context.Context, client StreamingMessagesCli
 		ev := stream.Current()
 		_, isCall := calls[ev.Index]
 		// The accumulator empties an input that is not whole JSON when its
-		// block closes: read it before. A block closed twice runs once.
-		whole := ev.Type == "content_block_stop" && isCall && !readied[ev.Index] && int(ev.Index) < len(msg.Content) && json.Valid(msg.Content[ev.Index].Input)
+		// block closes: read it before. A block closed twice is handed over
+		// twice, and the loop ends the stream (agent.ErrBrokenStream).
+		whole := ev.Type == "content_block_stop" && isCall && int(ev.Index) < len(msg.Content) && json.Valid(msg.Content[ev.Index].Input)
 		if err := msg.Accumulate(ev); err != nil {
 			return nil, fmt.Errorf("the stream's events do not fit together: %w", err)
 		}

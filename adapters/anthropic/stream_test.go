@@ -103,7 +103,7 @@ func streamedUses(pairs ...string) string { return streamed(toolUses(pairs...)) 
 func streamedAnswer(text string) string   { return streamed(answer(text)) }
 
 // TestStreamEvents: text, then two tool_use blocks whose inputs arrive in
-// many pieces, interleaved, the second closed first (and twice); then an
+// many pieces, interleaved, the second closed first; then an
 // answer word by word. The events come as they happen, each call is ready when its
 // block closes, and the results go back in call order.
 func TestStreamEvents(t *testing.T) {
@@ -123,8 +123,9 @@ func TestStreamEvents(t *testing.T) {
 			reply = append(reply, inputDelta(2, a2[i]))
 		}
 	}
-	// The second block closes first, and twice, which must not run it twice.
-	reply = append(append(reply, blockStop(2), blockStop(2), blockStop(1)), end("tool_use")...)
+	// The second block closes first (a block closed twice breaks the
+	// stream: TestStreamLies).
+	reply = append(append(reply, blockStop(2), blockStop(1)), end("tool_use")...)
 	api := fakeAnthropic(adapttest.SSE(reply...), streamedAnswer("Rome is warmer."))
 	client := newClient(t, api)
 	var events adapttest.Events
@@ -270,5 +271,23 @@ func BenchmarkStream(b *testing.B) {
 			}
 		}
 		perEvent(b)
+	})
+}
+
+// TestStreamLies: a stream that breaks its rules after a call is complete
+// ends the run, and the calls that ran are recorded (adapttest.LieTests).
+func TestStreamLies(t *testing.T) {
+	sse := func(events ...[][2]string) string { return adapttest.SSE(slices.Concat(events...)...) }
+	oslo := slices.Concat(messageStart(), [][2]string{toolUseStart(0, "toolu_1", "get_weather"), inputDelta(0, `{"city":"Oslo"}`), blockStop(0)})
+	huge := `{"city":"` + strings.Repeat("x", 1<<20) + `"}`
+	adapttest.LieTests(t, fakeAnthropic, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
+		client := newClient(t, api)
+		run, err := New(reg).Stream(ctx, &client.Messages, params("go"), agent.Options{})
+		return run.State, err
+	}, []adapttest.Lie{
+		{Name: "input after content_block_stop", Reply: sse(oslo, [][2]string{inputDelta(0, `,"x":1`)}, end("tool_use")), Want: "after they were complete"},
+		{Name: "a block stopped twice", Reply: sse(oslo, [][2]string{blockStop(0)}, end("tool_use")), Want: "handed over twice"},
+		{Name: "arguments past the tool's limit", Reply: sse(oslo, [][2]string{toolUseStart(1, "toolu_2", "get_weather")}, [][2]string{inputDelta(1, huge)}, end("tool_use")),
+			Want: "grew past the tool's limit of 1048576 bytes"},
 	})
 }

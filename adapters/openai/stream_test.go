@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -346,4 +347,49 @@ func TestStreamResponsesEvents(t *testing.T) {
 	if _, err := New(adapttest.Registry(nil)).StreamResponses(context.Background(), &client.Responses, responsesParams(), agent.Options{}); err == nil || !strings.Contains(err.Error(), "overloaded") {
 		t.Errorf("an error event: err %v", err)
 	}
+}
+
+// TestStreamLies: Chat Completions and Responses streams that break their
+// rules after a call is complete end the run, and the calls that ran are
+// recorded (adapttest.LieTests).
+func TestStreamLies(t *testing.T) {
+	huge := `{"city":"` + strings.Repeat("x", 1<<20) + `"}`
+	chatOslo := []([2]string){chunk(callStart(0, "get_weather"), nil), chunk(argsDelta(0, `{"city":"Oslo"}`), nil), chunk(callStart(1, "get_weather"), nil)}
+	nameDelta := chunk(map[string]any{"tool_calls": []any{map[string]any{"index": 0, "function": map[string]any{"name": "_v2"}}}}, nil)
+	finish := []([2]string){chunk(map[string]any{}, "tool_calls"), usageChunk(), done}
+	t.Run("chat", func(t *testing.T) {
+		adapttest.LieTests(t, fakeOpenAI, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := New(reg).StreamChat(ctx, &client.Chat.Completions, chatParams(), agent.Options{})
+			return run.State, err
+		}, []adapttest.Lie{
+			{Name: "a name delta after the call was complete", Reply: adapttest.SSE(slices.Concat(chatOslo, []([2]string){nameDelta, chunk(argsDelta(1, `{"city":"Rome"}`), nil)}, finish)...),
+				Want: `handed over as "get_weather"`},
+			{Name: "arguments after the call was complete", Reply: adapttest.SSE(slices.Concat(chatOslo, []([2]string){chunk(argsDelta(0, ` `), nil), chunk(argsDelta(1, `{"city":"Rome"}`), nil)}, finish)...),
+				Want: "after they were complete"},
+			{Name: "arguments past the tool's limit", Reply: adapttest.SSE(slices.Concat(chatOslo, []([2]string){chunk(argsDelta(1, huge), nil)}, finish)...),
+				Want: "grew past the tool's limit of 1048576 bytes"},
+		})
+	})
+	item := func(id, callID, args string) map[string]any {
+		return map[string]any{"type": "function_call", "id": id, "call_id": callID, "name": "get_weather", "arguments": args, "status": "completed"}
+	}
+	added := event("response.output_item.added", map[string]any{"output_index": 0, "item": item("fc_1", "call_1", "")})
+	delta := func(s string) [2]string {
+		return event("response.function_call_arguments.delta", map[string]any{"output_index": 0, "item_id": "fc_1", "delta": s})
+	}
+	itemDone := event("response.output_item.done", map[string]any{"output_index": 0, "item": item("fc_1", "call_1", `{"city":"Oslo"}`)})
+	completed := event("response.completed", map[string]any{"response": map[string]any{"id": "resp_1", "object": "response", "status": "completed",
+		"output": []any{item("fc_1", "call_1", `{"city":"Oslo"}`)}}})
+	t.Run("responses", func(t *testing.T) {
+		adapttest.LieTests(t, fakeOpenAI, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := New(reg).StreamResponses(ctx, &client.Responses, responsesParams(), agent.Options{})
+			return run.State, err
+		}, []adapttest.Lie{
+			{Name: "an item done twice", Reply: adapttest.SSE(added, delta(`{"city":"Oslo"}`), itemDone, itemDone, completed), Want: "handed over twice"},
+			{Name: "arguments after the item was done", Reply: adapttest.SSE(added, delta(`{"city":"Oslo"}`), itemDone, delta(`,"x":1`), completed), Want: "after they were complete"},
+			{Name: "arguments past the tool's limit", Reply: adapttest.SSE(added, delta(huge), itemDone, completed), Want: "grew past the tool's limit of 1048576 bytes"},
+		})
+	})
 }
