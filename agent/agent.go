@@ -114,7 +114,7 @@ var ErrRepeatedCall = errors.New("the call has already run")
 // name or arguments changed after it started, or arguments past the tool's
 // limit (toolreg.WithMaxArgumentBytes). The stream is ended and so is the
 // run; calls that had already started are in State.Unsent.
-var ErrBrokenStream = errors.New("the model's stream broke off its rules")
+var ErrBrokenStream = errors.New("the model's stream broke the rules of a stream")
 
 // Model is one provider's side of a run: asking the model and keeping the
 // conversation. Each adapter makes the one its runners use, and exports it
