@@ -12,6 +12,14 @@
 // the run, which returns ErrPaused and a State; retries (invalid arguments,
 // toolreg.Retry) are counted per tool and per run.
 //
+// The loop is the trust boundary: whatever the model, its stream or a
+// stored State says, a call runs only if the step offers its tool
+// (ErrNotOffered), its arguments validate (before approval is asked), the
+// host approved it when it must, it has not run before in its turn
+// (ErrRepeatedCall) and it gets one of the registry's concurrency slots. A
+// stream that breaks its rules ends the run (ErrBrokenStream); the calls
+// that had already run are in State.Unsent.
+//
 // A State is plain data that encodes as JSON, so a paused run can be
 // resumed in another process, or a day later:
 //
