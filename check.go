@@ -1,6 +1,7 @@
 package toolreg
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -79,4 +80,26 @@ func (r *Registry) MaxArgumentBytes(name string) int {
 		}
 	}
 	return DefaultMaxArgumentBytes
+}
+
+// Refuse passes call through the registry's middleware as Call does, but
+// the call gets out in place of running its tool: what a runner uses for a
+// call it refused before the registry (a tool the step does not offer, a
+// repeated call), so that logs, spans and metrics record every call the
+// model made with the result it read. out should have IsError and an Err.
+func (r *Registry) Refuse(ctx context.Context, call ToolCall, out Output) (res Output) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = out // a middleware that panics cannot change the refusal
+		}
+	}()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	c := r.root().chain.Load()
+	if !c.middleware {
+		return out
+	}
+	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call), refusal: &out}}
+	return c.h.HandleCall(cc, call)
 }

@@ -70,6 +70,7 @@ type registryCall struct {
 	info    CallInfo
 	bounded bool        // the registry bounds the call: run the function inline
 	reached atomic.Bool // the call went through the middleware to the tool (a call abandoned at its deadline may set it late)
+	refusal *Output     // Refuse: the Output the call gets in place of the tool's
 }
 
 type registryCallKey struct{}

@@ -244,3 +244,37 @@ func ExampleHandlerFunc_HandleCall() {
 	// Output:
 	// the tool failed
 }
+
+// Check tells whether a call's arguments would be accepted, without
+// running anything: a runner asks it before a person approves a call.
+func ExampleRegistry_Check() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather)
+	_, ok := reg.Check(toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)})
+	fmt.Println(ok)
+	out, ok := reg.Check(toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"town":"Paris"}`)})
+	fmt.Println(ok, errors.Is(out.Err, toolreg.ErrInvalidArguments))
+	// Output:
+	// true
+	// false true
+}
+
+// Refuse records a call a loop refused in the registry's middleware, with
+// the result the model reads, without running the tool.
+func ExampleRegistry_Refuse() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather)
+	reg.Use(func(next toolreg.Handler) toolreg.Handler {
+		return toolreg.HandlerFunc(func(ctx context.Context, call toolreg.ToolCall) toolreg.Output {
+			out := next.HandleCall(ctx, call)
+			fmt.Println("logged:", call.Name, out.IsError)
+			return out
+		})
+	})
+	out := reg.Refuse(context.Background(), toolreg.ToolCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Paris"}`)},
+		toolreg.Output{Text: "not now", IsError: true, Err: errors.New("refused by the host")})
+	fmt.Println(out.Text)
+	// Output:
+	// logged: get_weather true
+	// not now
+}

@@ -296,6 +296,9 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	t, ok := snap.byName[call.Name]
 	if rc := registryCallOf(ctx); rc != nil {
 		rc.reached.Store(true)
+		if rc.refusal != nil {
+			return *rc.refusal
+		}
 	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)

@@ -63,6 +63,14 @@ func TestACallOfAToolTheStepDoesNotOfferDoesNotRun(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/streaming=%v", c.name, streaming), func(t *testing.T) {
 				var infos []toolreg.CallInfo
 				reg := testRegistry(&infos)
+				var logged []error // what a middleware records
+				reg.Use(func(next toolreg.Handler) toolreg.Handler {
+					return toolreg.HandlerFunc(func(ctx context.Context, call toolreg.ToolCall) toolreg.Output {
+						out := next.HandleCall(ctx, call)
+						logged = append(logged, out.Err)
+						return out
+					})
+				})
 				p := &script{streaming: streaming, replies: [][]toolreg.ToolCall{{c.call}, {}}}
 				var results []toolreg.Output
 				r := newRun(reg, p, agent.Options{
@@ -89,6 +97,9 @@ func TestACallOfAToolTheStepDoesNotOfferDoesNotRun(t *testing.T) {
 				}
 				if diff := cmp.Diff(c.reads, results[0].Text); diff != "" {
 					t.Errorf("the model reads (-want +got):\n%s", diff)
+				}
+				if len(logged) != 1 || !errors.Is(logged[0], agent.ErrNotOffered) {
+					t.Errorf("the middleware saw %v, not the refusal", logged)
 				}
 				if r.State.RunRetries != 1 {
 					t.Errorf("run retries %d, want 1", r.State.RunRetries)
@@ -420,5 +431,31 @@ func TestApprovalIfReadsTheArguments(t *testing.T) {
 		if diff := cmp.Diff([]string{"5"}, ran); diff != "" {
 			t.Errorf("streaming=%v: ran (-want +got):\n%s", streaming, diff)
 		}
+	}
+}
+
+// TestAnUnknownToolListsWhatTheStepAllows: the model reads the tools it
+// may call now, not those the step hides.
+func TestAnUnknownToolListsWhatTheStepAllows(t *testing.T) {
+	var infos []toolreg.CallInfo
+	reg := testRegistry(&infos)
+	p := &script{replies: [][]toolreg.ToolCall{{call("1", "wether", `{"city":"Oslo"}`)}, {}}}
+	var results []toolreg.Output
+	r := newRun(reg, p, agent.Options{
+		PrepareStep: func(_ context.Context, s *agent.Step) error { return s.Only("weather", "lookup") },
+		OnEvent: func(e agent.Event) {
+			if e.Kind == agent.CallResult {
+				results = append(results, e.Output)
+			}
+		},
+	})
+	if err := r.Do(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 1 || !errors.Is(results[0].Err, toolreg.ErrUnknownTool) {
+		t.Fatalf("results %+v", results)
+	}
+	if diff := cmp.Diff(`there is no tool named "wether"; available tools: weather, lookup`, results[0].Text); diff != "" {
+		t.Errorf("the model reads (-want +got):\n%s", diff)
 	}
 }

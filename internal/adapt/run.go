@@ -141,13 +141,13 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 		calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
 		id := r.callID(step.Number, calls[i])
 		if out, refused := r.refuse(step, c, id, seen); refused {
-			early.refused(i, out)
+			early.refused(i, r.tell(ctx, step.Number, calls[i], out))
 			continue
 		}
 		seen[id] = true
 		if r.Registry.NeedsApproval(ctx, c) {
 			if out, ok := r.Registry.Check(c); !ok {
-				early.refused(i, out)
+				early.refused(i, r.tell(ctx, step.Number, calls[i], out))
 				continue
 			}
 			calls[i].Status = agent.StatusApproval
@@ -156,13 +156,24 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 	return calls
 }
 
+// tell passes a refused call through the registry's middleware, which
+// records it with the Output the model reads.
+func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Output) toolreg.Output {
+	call := c.ToolCall()
+	call.ID = r.callID(step, c)
+	return r.Registry.Refuse(toolreg.WithCallInfo(ctx, r.callInfo(step, []agent.Call{c})), call, out)
+}
+
 // refuse reports the Output of a call that may not run: its tool is not
 // offered in the step, or its id ran already in the turn (seen holds the
 // ids of the turn's calls admitted so far).
 func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool) (toolreg.Output, bool) {
 	if !step.Allows(c.Name) {
 		if _, ok := r.Registry.Lookup(c.Name); !ok {
-			return r.Registry.Check(c) // an unknown tool: the registry's words
+			// An unknown tool: the registry's words, listing only what the
+			// step allows.
+			out, _ := r.Registry.Select(func(t toolreg.AnyTool) bool { return step.Allows(t.Name()) }).Check(c)
+			return out, true
 		}
 		return notOffered(step, c.Name), true
 	}
@@ -307,7 +318,7 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 		}
 		id := r.callID(step, calls[i])
 		if slices.Contains(st.Ran, id) { // a store or a model repeats a call that ran
-			out := repeated(calls[i].Name, id)
+			out := r.tell(ctx, step, calls[i], repeated(calls[i].Name, id))
 			outs[i] = &out
 			continue
 		}
