@@ -256,3 +256,22 @@ func TestStreamCancelled(t *testing.T) {
 	}
 	adapttest.NoGoroutinesLeft(t, before)
 }
+
+// TestStreamLies: a ConverseStream that breaks its rules after a call is
+// complete ends the run, and the calls that ran are recorded
+// (adapttest.LieTests).
+func TestStreamLies(t *testing.T) {
+	oslo := [][2]string{messageStart, blockStart(0, "tooluse_1", "get_weather"), inputDelta(0, `{"city":"Oslo"}`), blockStop(0)}
+	sse := func(events ...[2]string) string {
+		return adapttest.SSE(append(append(append([][2]string(nil), oslo...), events...), messageEnd("tool_use")...)...)
+	}
+	adapttest.LieTests(t, fakeBedrock, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
+		run, err := New(reg).Stream(ctx, newClient(t, api), streamInput(converseInput()), agent.Options{})
+		return run.State, err
+	}, []adapttest.Lie{
+		{Name: "a block stopped twice", Reply: sse(blockStop(0)), Want: "handed over twice"},
+		{Name: "input after the block stopped", Reply: sse(inputDelta(0, `,"x":1`)), Want: "after they were complete"},
+		{Name: "arguments past the tool's limit", Reply: sse(blockStart(1, "tooluse_2", "get_weather"), inputDelta(1, `{"city":"`+strings.Repeat("x", 1<<20)+`"}`)),
+			Want: "grew past the tool's limit of 1048576 bytes"},
+	})
+}
