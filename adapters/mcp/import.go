@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,6 +29,14 @@ var ErrNotOffered = errors.New("tool no longer offered by its MCP server")
 // session to its server has ended, before or during the call, and in the
 // error OnChange reports when the session ends.
 var ErrDisconnected = errors.New("MCP server disconnected")
+
+// ErrListTooLong is in the error of an Import or a Refresh whose listing of
+// the server's tools went past a bound: more pages than MaxListPages, more
+// tools than MaxTools, or a page cursor the server gave before, which
+// would page forever. Nothing of such a listing is imported, and an import
+// made before stays as it was. The error names the bound and the option
+// that raises it.
+var ErrListTooLong = errors.New("MCP server's tool list too long")
 
 // refreshTimeout bounds a refresh that the server asked for with
 // notifications/tools/list_changed.
@@ -97,6 +106,7 @@ func NewImporter(reg *toolreg.Registry, opts ...ImportOption) (*Importer, error)
 	if err := im.cfg.check(); err != nil {
 		return nil, err
 	}
+	im.cfg.bounds = im.cfg.bounds.withDefaults()
 	im.tools.Store(&[]*importedTool{})
 	return im, nil
 }
@@ -230,11 +240,12 @@ func (c Change) empty() bool { return len(c.Added)+len(c.Removed)+len(c.Restored
 // refresh lists the server's tools and brings the import in step; before
 // is what was available before the change began. im.mu is held.
 func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool) (Change, error) {
+	all, err := im.list(ctx, l)
+	if err != nil {
+		return Change{}, fmt.Errorf("mcp: listing the tools of %s: %w", l.server, err)
+	}
 	var listed []*mcp.Tool
-	for t, err := range l.cs.Tools(ctx, nil) {
-		if err != nil {
-			return Change{}, fmt.Errorf("mcp: listing the tools of %s: %w", l.server, err)
-		}
+	for _, t := range all {
 		if t != nil && (im.cfg.keep == nil || im.cfg.keep(t)) {
 			listed = append(listed, t)
 		}
@@ -291,6 +302,38 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 	}
 	im.tell(flipped)
 	return change, errors.Join(errs...)
+}
+
+// list reads every page of the server's tools, within the bounds: the
+// server chooses the cursors and the sizes of its pages, and a server that
+// lies would otherwise be listed until the process runs out of memory.
+func (im *Importer) list(ctx context.Context, l *link) ([]*mcp.Tool, error) {
+	b := im.cfg.bounds
+	var tools []*mcp.Tool
+	seen := map[[sha256.Size]byte]bool{} // cursors, by digest: a server picks their length
+	params := &mcp.ListToolsParams{}
+	for page := 1; ; page++ {
+		res, err := l.cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		if len(tools)+len(res.Tools) > b.tools {
+			return nil, fmt.Errorf("%w: more than %d tools, the bound of a listing; raise it with MaxTools", ErrListTooLong, b.tools)
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" {
+			return tools, nil
+		}
+		sum := sha256.Sum256([]byte(res.NextCursor))
+		if seen[sum] {
+			return nil, fmt.Errorf("%w: page %d gave a cursor the server gave before, so the listing would never end; the server is at fault, not a bound", ErrListTooLong, page)
+		}
+		seen[sum] = true
+		if page == b.pages {
+			return nil, fmt.Errorf("%w: more than %d pages, the bound of a listing; raise it with MaxListPages", ErrListTooLong, b.pages)
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
 }
 
 // candidate is a tool of the server not imported yet.
@@ -580,7 +623,7 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 			return toolreg.Output{}, callError(nil, err, "the call of tool %q to %s failed: %v", t.Name(), l.server, err)
 		}
 	}
-	return fromResult(res), nil
+	return fromResult(res, t.im.cfg.bounds), nil
 }
 
 // modelError is the error of a call that failed on the way to or from the
