@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -302,4 +304,43 @@ func wantCut(start, end string, limit int, note string) func(*testing.T, string)
 			t.Errorf("cut text has %d bytes, over %d and its note", len(s), limit)
 		}
 	}
+}
+
+// TestImportResultOverFrame: a result larger than the client transport
+// reads in one message (the go-sdk's MaxLineLength, 16 MiB by default)
+// ends the session at the transport, before any bound of the Importer
+// applies; the call fails as a disconnection, and the tools are withdrawn
+// until the host imports a new session.
+func TestImportResultOverFrame(t *testing.T) {
+	const frame = 64 << 10
+	u := newUpstream()
+	u.add(&mcp.Tool{Name: "flood"}, `{"type":"object"}`, func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+		return text(strings.Repeat("x", 2*frame)), nil
+	})
+	reg := toolreg.NewRegistry()
+	im, err := NewImporter(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	server, client := net.Pipe()
+	ss, err := u.srv.Connect(ctx, &mcp.IOTransport{Reader: server, Writer: server}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "importer"}, nil).Connect(ctx,
+		&mcp.IOTransport{Reader: client, Writer: client, MaxLineLength: frame}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if err := im.Import(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	out := reg.Call(ctx, "flood", nil)
+	if !out.IsError || !errors.Is(out.Err, ErrDisconnected) {
+		t.Errorf("a result over the frame: %+v", out)
+	}
+	eventually(t, "the tool withdrawn", func() bool { return slices.Equal(im.Unavailable(), []string{"flood"}) })
 }

@@ -278,11 +278,12 @@ func TestHTTPSessionBounds(t *testing.T) {
 	if w.Code != http.StatusNoContent {
 		t.Fatalf("DELETE: %d %s", w.Code, w.Body)
 	}
-	freed(t, func() bool { return open("198.51.100.2:1000").Code == http.StatusOK })
+	eventually(t, "a place freed", func() bool { return open("198.51.100.2:1000").Code == http.StatusOK })
 }
 
-// freed waits, a bounded time, for ok to hold.
-func freed(t *testing.T, ok func() bool) {
+// eventually waits, a bounded time, for ok to hold, and fails saying what
+// did not happen.
+func eventually(t *testing.T, what string, ok func() bool) {
 	t.Helper()
 	for range 100 {
 		if ok() {
@@ -290,7 +291,7 @@ func freed(t *testing.T, ok func() bool) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	t.Fatal("no place freed in 2s")
+	t.Fatalf("in 2s, %s did not happen", what)
 }
 
 // TestHTTPSessionBoundExpiry: a session that times out frees its place.
@@ -302,7 +303,7 @@ func TestHTTPSessionBoundExpiry(t *testing.T) {
 	if resp, _ := post(t, url, initialize, nil); resp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("a second session: %d, want 503", resp.StatusCode)
 	}
-	freed(t, func() bool {
+	eventually(t, "a place freed", func() bool {
 		resp, _ := post(t, url, initialize, nil)
 		return resp.StatusCode == http.StatusOK
 	})

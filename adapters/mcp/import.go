@@ -147,6 +147,17 @@ func NewImporter(reg *toolreg.Registry, opts ...ImportOption) (*Importer, error)
 // Call Import again with a new session to the same server when the old one
 // has ended: the tools already imported call through the new session, and
 // the list is refreshed.
+//
+// What the server sends is bounded, as a server can lie: a listing of
+// more than MaxListPages pages or MaxTools tools, or one that repeats a
+// cursor, fails with ErrListTooLong and imports nothing; a result's text
+// is cut to MaxResultText bytes and its media to MaxResultMedia (see the
+// options). One message is bounded by the transport the session was made
+// with, before the Importer sees it: a go-sdk client over stdio or a
+// command refuses a line over mcp.DefaultMaxLineLength (16 MiB; set
+// IOTransport.MaxLineLength to change it) and a streamable HTTP client an
+// event over StreamableClientTransport.MaxEventSize, and either ends the
+// session; the call in flight then fails with ErrDisconnected.
 func (im *Importer) Import(ctx context.Context, session *mcp.ClientSession) error {
 	if session == nil {
 		return errors.New("mcp: Import needs a connected session")
