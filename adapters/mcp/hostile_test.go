@@ -8,8 +8,10 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
@@ -343,4 +345,96 @@ func TestImportResultOverFrame(t *testing.T) {
 		t.Errorf("a result over the frame: %+v", out)
 	}
 	eventually(t, "the tool withdrawn", func() bool { return slices.Equal(im.Unavailable(), []string{"flood"}) })
+}
+
+// rawPeer is an MCP server written as raw JSON-RPC over a pipe, free to
+// send what no SDK server would: here, notifications/tools/list_changed
+// in a flood.
+type rawPeer struct {
+	conn  net.Conn
+	mu    sync.Mutex // one message at a time on the pipe
+	lists atomic.Int64
+}
+
+func (p *rawPeer) send(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.conn.Write([]byte(msg + "\n"))
+}
+
+// serve answers initialize and tools/list until the pipe closes.
+func (p *rawPeer) serve() {
+	dec := json.NewDecoder(p.conn)
+	for {
+		var req struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				ProtocolVersion string `json:"protocolVersion"`
+			} `json:"params"`
+		}
+		if dec.Decode(&req) != nil {
+			return
+		}
+		switch req.Method {
+		case "initialize":
+			p.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"protocolVersion":"` + req.Params.ProtocolVersion +
+				`","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"raw","version":"0"}}}`)
+		case "tools/list":
+			// A listing takes a while, as over a network: notifications
+			// that come meanwhile should wait for one refresh after it.
+			p.lists.Add(1)
+			go func() {
+				time.Sleep(20 * time.Millisecond)
+				p.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{"tools":[{"name":"echo","inputSchema":{"type":"object"}}]}}`)
+			}()
+		default:
+			if req.ID != nil {
+				p.send(`{"jsonrpc":"2.0","id":` + string(req.ID) + `,"result":{}}`)
+			}
+		}
+	}
+}
+
+// TestImportListChangedFlood: a flood of notifications/tools/list_changed
+// costs a few listings, not one each.
+func TestImportListChangedFlood(t *testing.T) {
+	const flood = 1000
+	ctx := context.Background()
+	server, client := net.Pipe()
+	p := &rawPeer{conn: server}
+	go p.serve()
+	t.Cleanup(func() { server.Close() })
+	reg := toolreg.NewRegistry()
+	im, err := NewImporter(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "importer"}, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged}).
+		Connect(ctx, &mcp.IOTransport{Reader: client, Writer: client}, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	if err := im.Import(ctx, cs); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	for range flood {
+		p.send(`{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}`)
+	}
+	// The last notification is followed by a refresh that sees it; wait
+	// for the refreshes to end.
+	eventually(t, "the refreshes ending", func() bool {
+		im.nmu.Lock()
+		defer im.nmu.Unlock()
+		return p.lists.Load() >= 2 && !im.refreshing
+	})
+	// One listing at a time, each 20 ms, and one after the last
+	// notification; without the coalescing, one each, 20 s in all.
+	bound := int64(time.Since(start)/(20*time.Millisecond)) + 2
+	if got := p.lists.Load(); got > bound || got > flood/10 {
+		t.Errorf("%d notifications cost %d listings, want at most %d", flood, got, min(bound, flood/10))
+	}
+	t.Logf("%d notifications cost %d listings", flood, p.lists.Load())
 }

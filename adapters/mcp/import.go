@@ -73,6 +73,10 @@ type Importer struct {
 
 	wmu      sync.Mutex
 	watchers []func([]*importedTool) // told of tools whose availability changed
+
+	nmu        sync.Mutex // guards the refreshes notifications ask for
+	refreshing bool       // one runs
+	dirty      bool       // a notification came since it began
 }
 
 // link is one session to the server.
@@ -80,6 +84,26 @@ type link struct {
 	cs     *mcp.ClientSession
 	server string // for messages: `the MCP server "name"`
 	closed atomic.Bool
+	ended  chan struct{} // closed when the session has ended
+}
+
+// endGrace is how long a call that failed on its way waits to learn
+// whether the session ended with it: a transport that gives up on a
+// message (one over its size, say) fails the call before the session's
+// end is seen, and the model should read that the connection closed, not
+// that the call failed.
+const endGrace = 250 * time.Millisecond
+
+// endedBy reports whether the session has ended, or ends within endGrace.
+func (l *link) endedBy() bool {
+	t := time.NewTimer(endGrace)
+	defer t.Stop()
+	select {
+	case <-l.ended:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // NewImporter returns an Importer of tools into reg. Set its
@@ -164,7 +188,7 @@ func (im *Importer) Import(ctx context.Context, session *mcp.ClientSession) erro
 	}
 	im.mu.Lock()
 	before := im.available()
-	l := &link{cs: session, server: serverName(session)}
+	l := &link{cs: session, server: serverName(session), ended: make(chan struct{})}
 	if old := im.link.Load(); old != nil && old.cs == session {
 		l = old
 	} else {
@@ -182,6 +206,12 @@ func (im *Importer) Import(ctx context.Context, session *mcp.ClientSession) erro
 // ToolListChangedHandler of the mcp.Client the session is made with (the
 // client subscribes to the notification only when one is set). OnChange
 // reports what the refresh did.
+//
+// The refresh runs after ToolListChanged returns, each bounded by 30 s.
+// Notifications that come while one runs are answered by a single refresh
+// after it, which sees every change they announce: a server that sends
+// them in a flood costs one listing in flight and one waiting, never one
+// listing each.
 func (im *Importer) ToolListChanged(ctx context.Context, req *mcp.ToolListChangedRequest) {
 	l := im.link.Load()
 	if l == nil || req == nil || req.Session != l.cs {
@@ -189,9 +219,31 @@ func (im *Importer) ToolListChanged(ctx context.Context, req *mcp.ToolListChange
 		// session of the same client.
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, refreshTimeout)
-	defer cancel()
-	im.Refresh(ctx)
+	im.nmu.Lock()
+	defer im.nmu.Unlock()
+	im.dirty = true
+	if !im.refreshing {
+		im.refreshing = true
+		go im.refreshWhileDirty(context.WithoutCancel(ctx))
+	}
+}
+
+// refreshWhileDirty refreshes until no notification has come since the
+// last refresh began.
+func (im *Importer) refreshWhileDirty(base context.Context) {
+	for {
+		im.nmu.Lock()
+		if !im.dirty {
+			im.refreshing = false
+			im.nmu.Unlock()
+			return
+		}
+		im.dirty = false
+		im.nmu.Unlock()
+		ctx, cancel := context.WithTimeout(base, refreshTimeout)
+		im.Refresh(ctx)
+		cancel()
+	}
 }
 
 // Refresh lists the server's tools again and brings the import in step:
@@ -525,6 +577,7 @@ func (im *Importer) available() map[string]bool {
 // watch waits for the session to end, then withdraws every tool it serves.
 func (im *Importer) watch(l *link) {
 	l.cs.Wait()
+	close(l.ended)
 	im.mu.Lock()
 	if im.link.Load() != l {
 		l.closed.Store(true) // replaced by Import: its tools call the new session
@@ -630,6 +683,8 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		case errors.As(err, &rpc):
 			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), rpc.Message)
+		case l.endedBy():
+			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		default:
 			return toolreg.Output{}, callError(nil, err, "the call of tool %q to %s failed: %v", t.Name(), l.server, err)
 		}
