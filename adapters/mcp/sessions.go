@@ -50,16 +50,18 @@ func (b *sessionBound) handler(next http.Handler) http.Handler {
 			http.Error(w, "Service Unavailable: "+why+"; try again later, or end sessions you no longer use (DELETE)", http.StatusServiceUnavailable)
 			return
 		}
-		next.ServeHTTP(w, r)
-		ss := b.session(w.Header().Get(sessionIDHeader))
-		if ss == nil {
-			b.give(p) // no session opened, or it ended already
-			return
-		}
-		go func() {
-			ss.Wait()
-			b.give(p)
+		defer func() { // deferred, so that a handler that panics gives its place back too
+			ss := b.session(w.Header().Get(sessionIDHeader))
+			if ss == nil {
+				b.give(p) // no session opened, or it ended already
+				return
+			}
+			go func() {
+				ss.Wait()
+				b.give(p)
+			}()
 		}()
+		next.ServeHTTP(w, r)
 	})
 }
 
