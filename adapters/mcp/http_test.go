@@ -308,3 +308,24 @@ func TestHTTPSessionBoundExpiry(t *testing.T) {
 		return resp.StatusCode == http.StatusOK
 	})
 }
+
+// TestHTTPSessionBoundPerUser: a peer a verifier of the host's names is
+// its user, wherever its requests come from.
+func TestHTTPSessionBoundPerUser(t *testing.T) {
+	srv, _ := newServer(t, testRegistry(t), testOptions...)
+	h := auth.RequireBearerToken(func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{UserID: tok, Expiration: time.Now().Add(time.Hour)}, nil
+	}, nil)(HTTPHandler(srv, HTTPOptions{MaxSessionsPerPeer: 1}))
+	for _, tc := range []struct {
+		user, addr string
+		want       int
+	}{
+		{"ann", "198.51.100.1:1000", http.StatusOK},
+		{"ann", "198.51.100.2:1000", http.StatusServiceUnavailable},
+		{"bob", "198.51.100.1:1000", http.StatusOK},
+	} {
+		if w := serveDirect(h, tc.addr, initialize, header("Authorization", "Bearer "+tc.user)); w.Code != tc.want {
+			t.Errorf("%s from %s: %d, want %d: %s", tc.user, tc.addr, w.Code, tc.want, w.Body)
+		}
+	}
+}
