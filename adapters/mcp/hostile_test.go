@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
 )
@@ -437,4 +438,26 @@ func TestImportListChangedFlood(t *testing.T) {
 		t.Errorf("%d notifications cost %d listings, want at most %d", flood, got, min(bound, flood/10))
 	}
 	t.Logf("%d notifications cost %d listings", flood, p.lists.Load())
+}
+
+// TestImportBoundsServerText: what else of a server's reaches the model,
+// its name and the message of a JSON-RPC error, is bounded too.
+func TestImportBoundsServerText(t *testing.T) {
+	u := &upstream{srv: mcp.NewServer(&mcp.Implementation{Name: strings.Repeat("ñ", 5000), Version: "v1"}, nil)}
+	u.srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: strings.Repeat("no ", 100_000)}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	u.add(echoTool(), messageSchema, echo)
+	reg := toolreg.NewRegistry()
+	u.importInto(t, reg, MaxResultText(1000))
+	out := reg.Call(context.Background(), "echo", json.RawMessage(`{"message":"hi"}`))
+	wantPrefix := `the MCP server "` + strings.Repeat("ñ", 50) + `..." refused the call of tool "echo": no no `
+	if !out.IsError || !strings.HasPrefix(out.Text, wantPrefix) || !strings.Contains(out.Text, "left out here") || len(out.Text) > 1600 {
+		t.Errorf("the call refused: %d bytes: %.300q", len(out.Text), out.Text)
+	}
 }

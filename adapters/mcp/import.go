@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -629,9 +630,22 @@ func (im *Importer) tell(tools []*importedTool) {
 	}
 }
 
+// maxServerName bounds, in bytes, the name of a server in the messages
+// the model and the host read: the server chooses it, and it goes into
+// every error about its tools.
+const maxServerName = 100
+
 func serverName(cs *mcp.ClientSession) string {
 	if res := cs.InitializeResult(); res != nil && res.ServerInfo != nil && res.ServerInfo.Name != "" {
-		return fmt.Sprintf("the MCP server %q", res.ServerInfo.Name)
+		name := res.ServerInfo.Name
+		if len(name) > maxServerName {
+			cut := maxServerName
+			for cut > 0 && !utf8.RuneStart(name[cut]) {
+				cut--
+			}
+			name = name[:cut] + "..."
+		}
+		return fmt.Sprintf("the MCP server %q", name)
 	}
 	return "the MCP server"
 }
@@ -682,7 +696,7 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 		case errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || l.closed.Load():
 			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		case errors.As(err, &rpc):
-			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), rpc.Message)
+			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), cut(rpc.Message, t.im.cfg.bounds.text))
 		case l.endedBy():
 			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		default:
