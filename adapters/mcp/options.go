@@ -267,7 +267,8 @@ func MaxTools(n int) ImportOption {
 // tool that the model reads, DefaultMaxResultText when not set; n must be
 // at least 1000. A longer text keeps its start and its end, with a line
 // in the middle that tells the model how much was left out; a
-// structuredContent longer than n is dropped. Raise it for a tool whose
+// structuredContent longer than n is dropped, and the message of a call
+// the server refuses (a JSON-RPC error) is cut the same way. Raise it for a tool whose
 // long results the model needs whole; lower it for a small context.
 func MaxResultText(n int) ImportOption {
 	return ImportOption{func(c *importConfig) {
