@@ -173,7 +173,7 @@ const (
 	// DefaultMaxResultMedia bounds the images, audio and files of one
 	// result (MaxResultMedia), in bytes: the bound AddTools serves a result
 	// with, so that a result imported fits when it is served again.
-	DefaultMaxResultMedia = maxResultBytes
+	DefaultMaxResultMedia = 10 * 1000 * 1000 // maxResultBytes
 )
 
 // Prefix puts prefix before the registry name of every imported tool, as
