@@ -353,6 +353,53 @@ func ExampleImportOnly() {
 	// [read_text]
 }
 
+// MaxTools bounds the tools one listing may hold: a listing over it
+// imports nothing, and says which bound to raise.
+func ExampleMaxTools() {
+	reg := toolreg.NewRegistry()
+	im, _ := toolmcp.NewImporter(reg, toolmcp.MaxTools(1))
+	session, err := importFrom(filesServer(), im) // it lists two
+	defer session.Close()
+	fmt.Println(errors.Is(err, toolmcp.ErrListTooLong), reg.Len())
+	fmt.Println(err)
+	// Output:
+	// true 0
+	// mcp: listing the tools of the MCP server "files": MCP server's tool list too long: more than 1 tools, the bound of a listing; raise it with MaxTools
+}
+
+// MaxResultText bounds the text of a result the model reads: a longer one
+// keeps its start and its end, and says what was left out.
+func ExampleMaxResultText() {
+	server := mcp.NewServer(&mcp.Implementation{Name: "logs", Version: "v1.0.0"}, nil)
+	server.AddTool(&mcp.Tool{Name: "tail", Description: "The server's log.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			out := "started\n" + strings.Repeat("a line of the log\n", 10_000) + "stopped: out of disk"
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: out}}}, nil
+		})
+	reg := toolreg.NewRegistry()
+	im, _ := toolmcp.NewImporter(reg, toolmcp.MaxResultText(2000))
+	session, err := importFrom(server, im)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer session.Close()
+	text := reg.Call(context.Background(), "tail", nil).Text
+	lines := strings.Split(text, "\n")
+	fmt.Println(len(text) < 2400)
+	fmt.Println(lines[0])
+	for _, l := range lines {
+		if strings.HasPrefix(l, "[...") {
+			fmt.Println(l)
+		}
+	}
+	fmt.Println(lines[len(lines)-1])
+	// Output:
+	// true
+	// started
+	// [... 178.0 kB (178028 bytes) of this result left out here: the result has 180.0 kB, and at most 2.0 kB of it is kept, its start and its end. If you need what is missing, call the tool again asking for less ...]
+	// stopped: out of disk
+}
+
 // ToolOptions declares imported tools with options of the host's: here
 // a timeout for each, and approval for those that may change something.
 func ExampleToolOptions() {

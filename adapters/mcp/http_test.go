@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -175,5 +176,156 @@ func TestNewHTTPServerTimeouts(t *testing.T) {
 	want := timeouts{10 * time.Second, 30 * time.Second, 5 * time.Minute, 2 * time.Minute}
 	if diff := cmp.Diff(want, timeouts{s.ReadHeaderTimeout, s.ReadTimeout, s.WriteTimeout, s.IdleTimeout}); diff != "" {
 		t.Errorf("timeouts (-want +got):\n%s", diff)
+	}
+}
+
+// serveDirect serves one request from remoteAddr to h, without a network,
+// as a request from beyond the machine reaches it.
+func serveDirect(h http.Handler, remoteAddr, body string, edit func(*http.Request)) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+	r.RemoteAddr = remoteAddr
+	r.Header.Set("Content-Type", "application/json")
+	r.Header.Set("Accept", "application/json, text/event-stream")
+	if edit != nil {
+		edit(r)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+// TestHTTPRemotePeers: with no token, a handler serves the local machine
+// only, unless the host says it authenticates peers itself.
+func TestHTTPRemotePeers(t *testing.T) {
+	srv, _ := newServer(t, testRegistry(t), testOptions...)
+	ownAuth := auth.RequireBearerToken(func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
+		if tok != token {
+			return nil, auth.ErrInvalidToken
+		}
+		return &auth.TokenInfo{UserID: "ann", Expiration: time.Now().Add(time.Hour)}, nil
+	}, nil)
+	bearer := header("Authorization", "Bearer "+token)
+	const refused = "Forbidden: this MCP server authenticates no one, so it serves clients on its own machine only\n"
+	for _, tc := range []struct {
+		name     string
+		h        http.Handler
+		addr     string
+		edit     func(*http.Request)
+		want     int
+		wantBody string
+	}{
+		{"IPv4 peer, no token", HTTPHandler(srv, HTTPOptions{}), "203.0.113.7:40000", nil, http.StatusForbidden, refused},
+		{"IPv6 peer, no token", HTTPHandler(srv, HTTPOptions{}), "[2001:db8::7]:40000", nil, http.StatusForbidden, refused},
+		{"IPv4-mapped peer, no token", HTTPHandler(srv, HTTPOptions{}), "[::ffff:203.0.113.7]:40000", nil, http.StatusForbidden, refused},
+		{"loopback", HTTPHandler(srv, HTTPOptions{}), "127.0.0.1:40000", nil, http.StatusOK, ""},
+		{"IPv6 loopback", HTTPHandler(srv, HTTPOptions{}), "[::1]:40000", nil, http.StatusOK, ""},
+		{"no address", HTTPHandler(srv, HTTPOptions{}), "", nil, http.StatusForbidden, refused},
+		{"remote, allowed by the host", HTTPHandler(srv, HTTPOptions{AllowRemoteWithoutToken: true}), "203.0.113.7:40000", nil, http.StatusOK, ""},
+		{"remote, with the token", HTTPHandler(srv, HTTPOptions{Token: token}), "203.0.113.7:40000", bearer, http.StatusOK, ""},
+		{"remote, the host's own verifier", ownAuth(HTTPHandler(srv, HTTPOptions{})), "203.0.113.7:40000", bearer, http.StatusOK, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w := serveDirect(tc.h, tc.addr, initialize, tc.edit)
+			if w.Code != tc.want || (tc.wantBody != "" && w.Body.String() != tc.wantBody) {
+				t.Errorf("status %d, want %d: %q", w.Code, tc.want, w.Body.String())
+			}
+		})
+	}
+}
+
+// TestHTTPSessionBounds: a handler holds a bounded number of sessions, in
+// all and per peer; past the bound it answers 503 with Retry-After, and a
+// session that ends, or never initializes, frees its place.
+func TestHTTPSessionBounds(t *testing.T) {
+	srv, _ := newServer(t, testRegistry(t), testOptions...)
+	h := HTTPHandler(srv, HTTPOptions{MaxSessions: 4, MaxSessionsPerPeer: 2, AllowRemoteWithoutToken: true})
+	open := func(addr string) *httptest.ResponseRecorder { return serveDirect(h, addr, initialize, nil) }
+	opened := func(t *testing.T, addr string) string {
+		t.Helper()
+		w := open(addr)
+		id := w.Header().Get("Mcp-Session-Id")
+		if w.Code != http.StatusOK || id == "" {
+			t.Fatalf("initialize from %s: %d, session %q: %s", addr, w.Code, id, w.Body)
+		}
+		return id
+	}
+	refused := func(t *testing.T, addr, why string) {
+		t.Helper()
+		w := open(addr)
+		if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") != "60" || !strings.Contains(w.Body.String(), why) {
+			t.Errorf("initialize from %s: %d, Retry-After %q: %s", addr, w.Code, w.Header().Get("Retry-After"), w.Body)
+		}
+	}
+	const perPeer, full = "you have as many sessions open", "this MCP server has as many sessions open as it holds"
+
+	// A request that opens no session, such as a ping before initialize,
+	// keeps no place.
+	for range 10 {
+		serveDirect(h, "198.51.100.1:1000", ping, nil)
+	}
+	a := opened(t, "198.51.100.1:1000")
+	opened(t, "198.51.100.1:1001")
+	refused(t, "198.51.100.1:1002", perPeer)
+	opened(t, "[2001:db8:0:1::1]:1000")
+	opened(t, "[2001:db8:0:1::2]:1000")
+	refused(t, "[2001:db8:0:1:ffff::9]:1000", perPeer) // the same /64
+	refused(t, "198.51.100.2:1000", full)
+	// Ending a session frees its place, once the session has closed.
+	w := serveDirect(h, "198.51.100.1:1000", "", func(r *http.Request) {
+		r.Method = http.MethodDelete
+		r.Header.Set("Mcp-Session-Id", a)
+	})
+	if w.Code != http.StatusNoContent {
+		t.Fatalf("DELETE: %d %s", w.Code, w.Body)
+	}
+	eventually(t, "a place freed", func() bool { return open("198.51.100.2:1000").Code == http.StatusOK })
+}
+
+// eventually waits, a bounded time, for ok to hold, and fails saying what
+// did not happen.
+func eventually(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	for range 100 {
+		if ok() {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("in 2s, %s did not happen", what)
+}
+
+// TestHTTPSessionBoundExpiry: a session that times out frees its place.
+func TestHTTPSessionBoundExpiry(t *testing.T) {
+	url := serveHTTP(t, HTTPOptions{MaxSessions: 1, SessionTimeout: 200 * time.Millisecond})
+	if resp, body := post(t, url, initialize, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ := post(t, url, initialize, nil); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a second session: %d, want 503", resp.StatusCode)
+	}
+	eventually(t, "a place freed", func() bool {
+		resp, _ := post(t, url, initialize, nil)
+		return resp.StatusCode == http.StatusOK
+	})
+}
+
+// TestHTTPSessionBoundPerUser: a peer a verifier of the host's names is
+// its user, wherever its requests come from.
+func TestHTTPSessionBoundPerUser(t *testing.T) {
+	srv, _ := newServer(t, testRegistry(t), testOptions...)
+	h := auth.RequireBearerToken(func(_ context.Context, tok string, _ *http.Request) (*auth.TokenInfo, error) {
+		return &auth.TokenInfo{UserID: tok, Expiration: time.Now().Add(time.Hour)}, nil
+	}, nil)(HTTPHandler(srv, HTTPOptions{MaxSessionsPerPeer: 1}))
+	for _, tc := range []struct {
+		user, addr string
+		want       int
+	}{
+		{"ann", "198.51.100.1:1000", http.StatusOK},
+		{"ann", "198.51.100.2:1000", http.StatusServiceUnavailable},
+		{"bob", "198.51.100.1:1000", http.StatusOK},
+	} {
+		if w := serveDirect(h, tc.addr, initialize, header("Authorization", "Bearer "+tc.user)); w.Code != tc.want {
+			t.Errorf("%s from %s: %d, want %d: %s", tc.user, tc.addr, w.Code, tc.want, w.Body)
+		}
 	}
 }

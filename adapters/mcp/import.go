@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -28,6 +30,14 @@ var ErrNotOffered = errors.New("tool no longer offered by its MCP server")
 // session to its server has ended, before or during the call, and in the
 // error OnChange reports when the session ends.
 var ErrDisconnected = errors.New("MCP server disconnected")
+
+// ErrListTooLong is in the error of an Import or a Refresh whose listing of
+// the server's tools went past a bound: more pages than MaxListPages, more
+// tools than MaxTools, or a page cursor the server gave before, which
+// would page forever. Nothing of such a listing is imported, and an import
+// made before stays as it was. The error names the bound and the option
+// that raises it.
+var ErrListTooLong = errors.New("MCP server's tool list too long")
 
 // refreshTimeout bounds a refresh that the server asked for with
 // notifications/tools/list_changed.
@@ -64,6 +74,10 @@ type Importer struct {
 
 	wmu      sync.Mutex
 	watchers []func([]*importedTool) // told of tools whose availability changed
+
+	nmu        sync.Mutex // guards the refreshes notifications ask for
+	refreshing bool       // one runs
+	dirty      bool       // a notification came since it began
 }
 
 // link is one session to the server.
@@ -71,6 +85,26 @@ type link struct {
 	cs     *mcp.ClientSession
 	server string // for messages: `the MCP server "name"`
 	closed atomic.Bool
+	ended  chan struct{} // closed when the session has ended
+}
+
+// endGrace is how long a call that failed on its way waits to learn
+// whether the session ended with it: a transport that gives up on a
+// message (one over its size, say) fails the call before the session's
+// end is seen, and the model should read that the connection closed, not
+// that the call failed.
+const endGrace = 250 * time.Millisecond
+
+// endedBy reports whether the session has ended, or ends within endGrace.
+func (l *link) endedBy() bool {
+	t := time.NewTimer(endGrace)
+	defer t.Stop()
+	select {
+	case <-l.ended:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // NewImporter returns an Importer of tools into reg. Set its
@@ -97,6 +131,7 @@ func NewImporter(reg *toolreg.Registry, opts ...ImportOption) (*Importer, error)
 	if err := im.cfg.check(); err != nil {
 		return nil, err
 	}
+	im.cfg.bounds = im.cfg.bounds.withDefaults()
 	im.tools.Store(&[]*importedTool{})
 	return im, nil
 }
@@ -137,13 +172,24 @@ func NewImporter(reg *toolreg.Registry, opts ...ImportOption) (*Importer, error)
 // Call Import again with a new session to the same server when the old one
 // has ended: the tools already imported call through the new session, and
 // the list is refreshed.
+//
+// What the server sends is bounded, as a server can lie: a listing of
+// more than MaxListPages pages or MaxTools tools, or one that repeats a
+// cursor, fails with ErrListTooLong and imports nothing; a result's text
+// is cut to MaxResultText bytes and its media to MaxResultMedia (see the
+// options). One message is bounded by the transport the session was made
+// with, before the Importer sees it: a go-sdk client over stdio or a
+// command refuses a line over mcp.DefaultMaxLineLength (16 MiB; set
+// IOTransport.MaxLineLength to change it) and a streamable HTTP client an
+// event over StreamableClientTransport.MaxEventSize, and either ends the
+// session; the call in flight then fails with ErrDisconnected.
 func (im *Importer) Import(ctx context.Context, session *mcp.ClientSession) error {
 	if session == nil {
 		return errors.New("mcp: Import needs a connected session")
 	}
 	im.mu.Lock()
 	before := im.available()
-	l := &link{cs: session, server: serverName(session)}
+	l := &link{cs: session, server: serverName(session), ended: make(chan struct{})}
 	if old := im.link.Load(); old != nil && old.cs == session {
 		l = old
 	} else {
@@ -161,6 +207,12 @@ func (im *Importer) Import(ctx context.Context, session *mcp.ClientSession) erro
 // ToolListChangedHandler of the mcp.Client the session is made with (the
 // client subscribes to the notification only when one is set). OnChange
 // reports what the refresh did.
+//
+// The refresh runs after ToolListChanged returns, each bounded by 30 s.
+// Notifications that come while one runs are answered by a single refresh
+// after it, which sees every change they announce: a server that sends
+// them in a flood costs one listing in flight and one waiting, never one
+// listing each.
 func (im *Importer) ToolListChanged(ctx context.Context, req *mcp.ToolListChangedRequest) {
 	l := im.link.Load()
 	if l == nil || req == nil || req.Session != l.cs {
@@ -168,9 +220,31 @@ func (im *Importer) ToolListChanged(ctx context.Context, req *mcp.ToolListChange
 		// session of the same client.
 		return
 	}
-	ctx, cancel := context.WithTimeout(ctx, refreshTimeout)
-	defer cancel()
-	im.Refresh(ctx)
+	im.nmu.Lock()
+	defer im.nmu.Unlock()
+	im.dirty = true
+	if !im.refreshing {
+		im.refreshing = true
+		go im.refreshWhileDirty(context.WithoutCancel(ctx))
+	}
+}
+
+// refreshWhileDirty refreshes until no notification has come since the
+// last refresh began.
+func (im *Importer) refreshWhileDirty(base context.Context) {
+	for {
+		im.nmu.Lock()
+		if !im.dirty {
+			im.refreshing = false
+			im.nmu.Unlock()
+			return
+		}
+		im.dirty = false
+		im.nmu.Unlock()
+		ctx, cancel := context.WithTimeout(base, refreshTimeout)
+		im.Refresh(ctx)
+		cancel()
+	}
 }
 
 // Refresh lists the server's tools again and brings the import in step:
@@ -230,11 +304,12 @@ func (c Change) empty() bool { return len(c.Added)+len(c.Removed)+len(c.Restored
 // refresh lists the server's tools and brings the import in step; before
 // is what was available before the change began. im.mu is held.
 func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool) (Change, error) {
+	all, err := im.list(ctx, l)
+	if err != nil {
+		return Change{}, fmt.Errorf("mcp: listing the tools of %s: %w", l.server, err)
+	}
 	var listed []*mcp.Tool
-	for t, err := range l.cs.Tools(ctx, nil) {
-		if err != nil {
-			return Change{}, fmt.Errorf("mcp: listing the tools of %s: %w", l.server, err)
-		}
+	for _, t := range all {
 		if t != nil && (im.cfg.keep == nil || im.cfg.keep(t)) {
 			listed = append(listed, t)
 		}
@@ -291,6 +366,38 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 	}
 	im.tell(flipped)
 	return change, errors.Join(errs...)
+}
+
+// list reads every page of the server's tools, within the bounds: the
+// server chooses the cursors and the sizes of its pages, and a server that
+// lies would otherwise be listed until the process runs out of memory.
+func (im *Importer) list(ctx context.Context, l *link) ([]*mcp.Tool, error) {
+	b := im.cfg.bounds
+	var tools []*mcp.Tool
+	seen := map[[sha256.Size]byte]bool{} // cursors, by digest: a server picks their length
+	params := &mcp.ListToolsParams{}
+	for page := 1; ; page++ {
+		res, err := l.cs.ListTools(ctx, params)
+		if err != nil {
+			return nil, err
+		}
+		if len(tools)+len(res.Tools) > b.tools {
+			return nil, fmt.Errorf("%w: more than %d tools, the bound of a listing; raise it with MaxTools", ErrListTooLong, b.tools)
+		}
+		tools = append(tools, res.Tools...)
+		if res.NextCursor == "" {
+			return tools, nil
+		}
+		sum := sha256.Sum256([]byte(res.NextCursor))
+		if seen[sum] {
+			return nil, fmt.Errorf("%w: page %d gave a cursor the server gave before, so the listing would never end; the server is at fault, not a bound", ErrListTooLong, page)
+		}
+		seen[sum] = true
+		if page == b.pages {
+			return nil, fmt.Errorf("%w: more than %d pages, the bound of a listing; raise it with MaxListPages", ErrListTooLong, b.pages)
+		}
+		params = &mcp.ListToolsParams{Cursor: res.NextCursor}
+	}
 }
 
 // candidate is a tool of the server not imported yet.
@@ -471,6 +578,7 @@ func (im *Importer) available() map[string]bool {
 // watch waits for the session to end, then withdraws every tool it serves.
 func (im *Importer) watch(l *link) {
 	l.cs.Wait()
+	close(l.ended)
 	im.mu.Lock()
 	if im.link.Load() != l {
 		l.closed.Store(true) // replaced by Import: its tools call the new session
@@ -522,9 +630,22 @@ func (im *Importer) tell(tools []*importedTool) {
 	}
 }
 
+// maxServerName bounds, in bytes, the name of a server in the messages
+// the model and the host read: the server chooses it, and it goes into
+// every error about its tools.
+const maxServerName = 100
+
 func serverName(cs *mcp.ClientSession) string {
 	if res := cs.InitializeResult(); res != nil && res.ServerInfo != nil && res.ServerInfo.Name != "" {
-		return fmt.Sprintf("the MCP server %q", res.ServerInfo.Name)
+		name := res.ServerInfo.Name
+		if len(name) > maxServerName {
+			cut := maxServerName
+			for cut > 0 && !utf8.RuneStart(name[cut]) {
+				cut--
+			}
+			name = name[:cut] + "..."
+		}
+		return fmt.Sprintf("the MCP server %q", name)
 	}
 	return "the MCP server"
 }
@@ -575,12 +696,14 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 		case errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || l.closed.Load():
 			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		case errors.As(err, &rpc):
-			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), rpc.Message)
+			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), cut(rpc.Message, t.im.cfg.bounds.text))
+		case l.endedBy():
+			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		default:
 			return toolreg.Output{}, callError(nil, err, "the call of tool %q to %s failed: %v", t.Name(), l.server, err)
 		}
 	}
-	return fromResult(res), nil
+	return fromResult(res, t.im.cfg.bounds), nil
 }
 
 // modelError is the error of a call that failed on the way to or from the

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -130,8 +131,50 @@ type importConfig struct {
 	keep     func(*mcp.Tool) bool
 	toolOpts func(*mcp.Tool) []toolreg.Option
 	onChange func(Change, error)
+	bounds   bounds
 	errs     []error
 }
+
+// bounds are what the importer takes from its server; 0 means the default.
+type bounds struct {
+	pages, tools int // per listing
+	text, media  int // per result, in bytes
+}
+
+// withDefaults is b with each bound not set at its default.
+func (b bounds) withDefaults() bounds {
+	b.pages = cmp.Or(b.pages, DefaultMaxListPages)
+	b.tools = cmp.Or(b.tools, DefaultMaxTools)
+	b.text = cmp.Or(b.text, DefaultMaxResultText)
+	b.media = cmp.Or(b.media, DefaultMaxResultMedia)
+	return b
+}
+
+// The bounds an Importer keeps to by default. A server can lie, so each
+// listing and each result is bounded: a server that pages forever, lists
+// tools without end or answers a call with a flood is refused or cut
+// before it fills the process or the model's context.
+const (
+	// DefaultMaxListPages bounds the pages of one listing of a server's
+	// tools (MaxListPages). The go-sdk serves 1,000 tools a page, so a
+	// real server needs one page or a few; 100 leaves room for a server
+	// that pages in tens.
+	DefaultMaxListPages = 100
+	// DefaultMaxTools bounds the tools one listing may hold (MaxTools),
+	// those ImportOnly leaves out included. Providers take at most a few
+	// hundred tools in a request (OpenAI 128), and a model chooses well
+	// among far fewer.
+	DefaultMaxTools = 1000
+	// DefaultMaxResultText bounds the text of one result the model reads
+	// (MaxResultText), in bytes: 100 kB is about 25,000 tokens of English,
+	// a fifth of a 128k-token context, so one call cannot crowd out the
+	// conversation while a long page or file still fits.
+	DefaultMaxResultText = 100 * 1000
+	// DefaultMaxResultMedia bounds the images, audio and files of one
+	// result (MaxResultMedia), in bytes: the bound AddTools serves a result
+	// with, so that a result imported fits when it is served again.
+	DefaultMaxResultMedia = 10 * 1000 * 1000 // maxResultBytes
+)
 
 // Prefix puts prefix before the registry name of every imported tool, as
 // in "github__create_issue": use it to tell apart the tools of several
@@ -189,6 +232,67 @@ func ToolOptions(opts func(tool *mcp.Tool) []toolreg.Option) ImportOption {
 // block for long. Use it to log what a server's changes did.
 func OnChange(fn func(Change, error)) ImportOption {
 	return ImportOption{func(c *importConfig) { c.onChange = fn }}
+}
+
+// MaxListPages bounds the pages one listing of the server's tools may
+// take, DefaultMaxListPages when not set; n must be at least 1. A listing
+// that needs more fails with ErrListTooLong and changes nothing. Raise it
+// for a server that pages in small pages on purpose.
+func MaxListPages(n int) ImportOption {
+	return ImportOption{func(c *importConfig) {
+		if n < 1 {
+			c.errs = append(c.errs, fmt.Errorf("mcp: MaxListPages(%d): the bound must be at least 1", n))
+			return
+		}
+		c.bounds.pages = n
+	}}
+}
+
+// MaxTools bounds the tools one listing of the server may hold,
+// DefaultMaxTools when not set; n must be at least 1. A listing with more
+// fails with ErrListTooLong and changes nothing. Raise it for a server
+// with more tools, of which ImportOnly takes a part: the bound counts the
+// tools as listed.
+func MaxTools(n int) ImportOption {
+	return ImportOption{func(c *importConfig) {
+		if n < 1 {
+			c.errs = append(c.errs, fmt.Errorf("mcp: MaxTools(%d): the bound must be at least 1", n))
+			return
+		}
+		c.bounds.tools = n
+	}}
+}
+
+// MaxResultText bounds, in bytes, the text of one result of an imported
+// tool that the model reads, DefaultMaxResultText when not set; n must be
+// at least 1000. A longer text keeps its start and its end, with a line
+// in the middle that tells the model how much was left out; a
+// structuredContent longer than n is dropped, and the message of a call
+// the server refuses (a JSON-RPC error) is cut the same way. Raise it for a tool whose
+// long results the model needs whole; lower it for a small context.
+func MaxResultText(n int) ImportOption {
+	return ImportOption{func(c *importConfig) {
+		if n < 1000 {
+			c.errs = append(c.errs, fmt.Errorf("mcp: MaxResultText(%d): the bound must be at least 1000 bytes", n))
+			return
+		}
+		c.bounds.text = n
+	}}
+}
+
+// MaxResultMedia bounds, in bytes, the images, audio and files of one
+// result of an imported tool, DefaultMaxResultMedia when not set; n must be
+// at least 1. They are taken in order while they fit; each one that does
+// not is left out, and a line of the text says which and why. Each
+// provider's adapter bounds them again by its own limits.
+func MaxResultMedia(n int) ImportOption {
+	return ImportOption{func(c *importConfig) {
+		if n < 1 {
+			c.errs = append(c.errs, fmt.Errorf("mcp: MaxResultMedia(%d): the bound must be at least 1", n))
+			return
+		}
+		c.bounds.media = n
+	}}
 }
 
 func (c *importConfig) check() error {

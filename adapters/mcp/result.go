@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
 )
 
 // wrapKey is the property that holds a result whose schema root is not an
@@ -161,21 +163,33 @@ func (o output) result(tool string, out toolreg.Output) *mcp.CallToolResult {
 }
 
 // fromResult converts an imported tool's result to the Output the model
-// reads: its text content, joined by newlines, with text resources under a
-// line naming their URI and resource links as a line each; its images,
-// audio and blob resources as Media, in order, which each provider's
-// adapter sends in its own form; structuredContent as Structured; isError
-// as an error Output whose text is the server's.
+// reads, within b: its text content, joined by newlines, with text
+// resources under a line naming their URI and resource links as a line
+// each; its images, audio and blob resources as Media, in order, which each
+// provider's adapter sends in its own form; structuredContent as
+// Structured; isError as an error Output whose text is the server's.
 //
 // A text resource stays text, not a file of Media: every provider's model
 // reads text, while some take few files or none in tool results (Chat
 // Completions takes PDFs only), and a JSON or code resource would reach
 // them as a line saying it was left out.
-func fromResult(res *mcp.CallToolResult) toolreg.Output {
+//
+// The server chooses the size of its result: a text over b.text is cut
+// (see cut), media past b.media are left out with a line each at the end
+// of the text, and a structuredContent over b.text is dropped (the text
+// holds the result too).
+func fromResult(res *mcp.CallToolResult, b bounds) toolreg.Output {
 	var out toolreg.Output
 	parts := make([]string, 0, len(res.Content))
+	var notes []string
+	used := 0
 	for _, c := range res.Content {
 		if m, ok := contentMedia(c); ok {
+			if used+len(m.Data) > b.media {
+				notes = append(notes, adapt.LeftOut(m, mediaOver(used, b.media)))
+				continue
+			}
+			used += len(m.Data)
 			out.Media = append(out.Media, m)
 			continue
 		}
@@ -186,19 +200,64 @@ func fromResult(res *mcp.CallToolResult) toolreg.Output {
 		if out.Text == "" {
 			out.Text = "the tool failed without saying why"
 		}
+		out.Text = withNotes(cut(out.Text, b.text), notes)
 		return out
 	}
 	if res.StructuredContent != nil {
-		if b, err := encode(res.StructuredContent); err == nil {
-			out.Structured = b
+		if s, err := encode(res.StructuredContent); err == nil {
+			if len(s) <= b.text {
+				out.Structured = s
+			}
 			if out.Text == "" {
 				// A server should send the JSON as text too; one that
 				// does not still gives the model its result.
-				out.Text = string(b)
+				out.Text = string(s)
 			}
 		}
 	}
+	out.Text = withNotes(cut(out.Text, b.text), notes)
 	return out
+}
+
+// mediaOver says why an item of media did not fit in a result that
+// already carries used bytes of them, under limit.
+func mediaOver(used, limit int) string {
+	if used == 0 {
+		return fmt.Sprintf("this result may carry up to %s of media", adapt.Size(limit))
+	}
+	return fmt.Sprintf("this result already carries %s of media, and may carry up to %s", adapt.Size(used), adapt.Size(limit))
+}
+
+func withNotes(text string, notes []string) string {
+	if len(notes) == 0 {
+		return text
+	}
+	if text == "" {
+		return strings.Join(notes, "\n")
+	}
+	return text + "\n" + strings.Join(notes, "\n")
+}
+
+// cut bounds text to limit bytes, keeping its start and its end, each cut
+// between characters, with a line in between that tells the model what
+// was left out: the start of a result says what it is, the end often how
+// it ended (a total, an error, the last lines of a log). The line adds some
+// hundred bytes to limit.
+func cut(text string, limit int) string {
+	if len(text) <= limit {
+		return text
+	}
+	head, tail := limit*3/4, limit/4
+	for head > 0 && !utf8.RuneStart(text[head]) {
+		head--
+	}
+	start := len(text) - tail
+	for start < len(text) && !utf8.RuneStart(text[start]) {
+		start++
+	}
+	left := start - head
+	return fmt.Sprintf("%s\n[... %s (%d bytes) of this result left out here: the result has %s, and at most %s of it is kept, its start and its end. If you need what is missing, call the tool again asking for less ...]\n%s",
+		text[:head], adapt.Size(left), left, adapt.Size(len(text)), adapt.Size(limit), text[start:])
 }
 
 // contentText is what the model reads of a content block that is not

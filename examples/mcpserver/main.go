@@ -67,8 +67,10 @@ func main() {
 }
 
 // handler serves server over streamable HTTP at /mcp, with the checks of
-// toolmcp.HTTPHandler: the bearer token when one is set, cross-origin
-// requests, DNS rebinding, body size, and sessions left idle.
+// toolmcp.HTTPHandler: the bearer token when one is set (without one, only
+// clients on this machine are served, whatever the address), cross-origin
+// requests, DNS rebinding, body size, sessions left idle, and the number of
+// sessions open, in all and per client.
 func handler(server *mcp.Server, token string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", toolmcp.HTTPHandler(server, toolmcp.HTTPOptions{Token: token}))

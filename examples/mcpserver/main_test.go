@@ -174,6 +174,35 @@ func TestStreamableHTTP(t *testing.T) {
 	}
 }
 
+// TestHandlerWithoutTokenServesLocalClients: without a token, the
+// handler itself refuses a client beyond the machine, should it be served
+// on an address others reach some other way than serveHTTP.
+func TestHandlerWithoutTokenServesLocalClients(t *testing.T) {
+	server, err := tools.NewServer(quiet())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := handler(server, "")
+	for _, tc := range []struct {
+		remote string
+		want   int
+	}{
+		{"127.0.0.1:40000", http.StatusOK},
+		{"[::1]:40000", http.StatusOK},
+		{"192.0.2.10:40000", http.StatusForbidden},
+	} {
+		r := httptest.NewRequest(http.MethodPost, "/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`))
+		r.RemoteAddr = tc.remote
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set("Accept", "application/json, text/event-stream")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if w.Code != tc.want {
+			t.Errorf("initialize from %s: %d, want %d: %s", tc.remote, w.Code, tc.want, w.Body)
+		}
+	}
+}
+
 // TestServeHTTPNeedsATokenBeyondLoopback: -http on an address other
 // machines reach is refused without a token.
 func TestServeHTTPNeedsATokenBeyondLoopback(t *testing.T) {
