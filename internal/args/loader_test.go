@@ -45,7 +45,7 @@ func TestNothingOutsideTheSchemaIsLoaded(t *testing.T) {
 		{"$schema over http", `{"$schema":"` + srv.URL + `/meta","type":"object"}`, srv.URL + "/meta"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := CompileSchema([]byte(tc.schema))
+			_, err := CompileSchema([]byte(tc.schema), 0)
 			if !errors.Is(err, ErrExternalReference) {
 				t.Fatalf("CompileSchema = %v, want ErrExternalReference", err)
 			}
