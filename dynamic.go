@@ -100,7 +100,8 @@ func WithOutputSchema(schema json.RawMessage) Option {
 // NewDynamic or WithOutputSchema unless WithMaxSchemaNodes changes it: the
 // subschemas the validator may walk for one value, each $ref counted as
 // the size of what it refers to (a reference back into itself, a
-// recursive type, counts once). The largest tool of GitHub's MCP server
+// recursive type, counts once: the validator follows it as deep as the
+// arguments nest). The largest tool of GitHub's MCP server
 // expands to 50; the MCP specification's own schema, every definition at
 // once, to 6,018 (2025-11-25) and 16,234 (the draft). A kilobyte whose
 // definitions each refer twice to the next expands to millions, which the
