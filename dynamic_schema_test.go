@@ -96,6 +96,20 @@ func doubling(levels int) json.RawMessage {
 	return json.RawMessage(`{"type":"object","$ref":"#/$defs/l0","$defs":{` + strings.Join(defs, ",") + `}}`)
 }
 
+// wide is a large tool schema as servers write them: props properties,
+// each an object of fields strings, 1 + props*(1+fields) subschemas.
+func wide(props, fields int) json.RawMessage {
+	var ps []string
+	for i := range props {
+		var fs []string
+		for j := range fields {
+			fs = append(fs, fmt.Sprintf(`"f%d":{"type":"string","description":"Field %d."}`, j, j))
+		}
+		ps = append(ps, fmt.Sprintf(`"p%d":{"type":"object","description":"Property %d.","properties":{%s}}`, i, i, strings.Join(fs, ",")))
+	}
+	return json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},` + strings.Join(ps, ",") + `}}`)
+}
+
 // returnsWithin fails t if f has not returned after d: a guard against a
 // hang, not a measure of speed.
 func returnsWithin[T any](t *testing.T, d time.Duration, what string, f func() T) T {
@@ -125,6 +139,7 @@ func TestNewDynamicBoundsTheExpandedSize(t *testing.T) {
 		{"doubling 18 levels", doubling(18), nil, fmt.Sprintf("the schema expands to more than %d subschemas", DefaultMaxSchemaNodes)},
 		{"doubling 60 levels", doubling(60), nil, "WithMaxSchemaNodes"},
 		{"doubling 10 levels", doubling(10), nil, ""},
+		{"300 properties of 5, within a tenth of the default", wide(300, 5), []Option{WithMaxSchemaNodes(DefaultMaxSchemaNodes / 10)}, ""},
 		{"doubling 10 levels, a lower bound", doubling(10), []Option{WithMaxSchemaNodes(1000)}, "more than 1000 subschemas"},
 		{"doubling 14 levels, a higher bound", doubling(14), []Option{WithMaxSchemaNodes(100_000)}, ""},
 		{"an output schema", json.RawMessage(`{"type":"object"}`), []Option{WithOutputSchema(doubling(18))}, "the output schema expands to more than"},
