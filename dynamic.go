@@ -15,7 +15,11 @@ import (
 // type.
 //
 // The schema is checked here: it must compile as draft 2020-12, with the
-// validator every call is checked with, and describe an object. Calls are
+// validator every call is checked with, as a closed document (a $ref,
+// $schema or $id that reaches outside it is refused: nothing is loaded,
+// from files or the network; the drafts' meta-schemas are built in),
+// expand to no more than DefaultMaxSchemaNodes subschemas (see
+// WithMaxSchemaNodes), and describe an object. Calls are
 // validated against it before fn runs, with the same messages and limits
 // as typed tools, and fn receives the arguments' bytes (empty arguments
 // read as {}). They take the validator's path, with no one-pass path
@@ -41,20 +45,23 @@ func NewDynamic[Result any](name, description string, schema json.RawMessage, fn
 	if fn == nil {
 		return nil, fmt.Errorf("%w: tool %q has a nil function", ErrInvalidDeclaration, name)
 	}
-	o := toolOptions{limits: args.Limits{MaxBytes: DefaultMaxArgumentBytes, MaxDepth: DefaultMaxDepth, MaxValues: DefaultMaxValues}}
+	o := toolOptions{limits: args.Limits{MaxBytes: DefaultMaxArgumentBytes, MaxDepth: DefaultMaxDepth, MaxValues: DefaultMaxValues, MaxSchemaNodes: DefaultMaxSchemaNodes}}
 	for _, opt := range opts {
 		if opt.apply != nil { // the zero Option does nothing
 			opt.apply(&o)
 		}
 	}
+	if o.limits.MaxSchemaNodes < 1 {
+		return nil, fmt.Errorf("%w: tool %q: WithMaxSchemaNodes(%d): the bound must be at least 1", ErrInvalidDeclaration, name, o.limits.MaxSchemaNodes)
+	}
 	input := append(json.RawMessage(nil), schema...)
 	check, err := args.CompileDynamic(input, o.limits)
 	if err != nil {
-		return nil, fmt.Errorf("%w: tool %q: %v", ErrInvalidDeclaration, name, err)
+		return nil, fmt.Errorf("%w: tool %q: %w", ErrInvalidDeclaration, name, err)
 	}
 	if o.output != nil {
-		if _, err := args.CompileSchema(o.output); err != nil {
-			return nil, fmt.Errorf("%w: tool %q: the output schema does not compile as draft 2020-12: %v", ErrInvalidDeclaration, name, err)
+		if _, err := args.CompileSchema(o.output, o.limits.MaxSchemaNodes); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: the output schema %w", ErrInvalidDeclaration, name, err)
 		}
 	}
 	t := &Tool[json.RawMessage, Result]{name: name, description: description, fn: fn, opts: o, input: input, check: check, dynamic: true}
@@ -85,7 +92,34 @@ func MustNewDynamic[Result any](name, description string, schema json.RawMessage
 
 // WithOutputSchema gives a dynamic tool whose Result is Output the JSON
 // Schema of its structured results (Output.Structured), which MCP clients
-// receive as outputSchema. It must compile as draft 2020-12.
+// receive as outputSchema. It is checked as the input schema is: it must
+// compile as draft 2020-12, as a closed document, within the bound of
+// WithMaxSchemaNodes.
 func WithOutputSchema(schema json.RawMessage) Option {
 	return Option{func(o *toolOptions) { o.output = append(json.RawMessage(nil), schema...) }}
+}
+
+// DefaultMaxSchemaNodes bounds the expanded size of a schema given to
+// NewDynamic or WithOutputSchema unless WithMaxSchemaNodes changes it: the
+// subschemas the validator may walk for one value, each $ref counted as
+// the size of what it refers to (a reference back into itself, a
+// recursive type, counts once: the validator follows it as deep as the
+// arguments nest). The largest tool of GitHub's MCP server
+// expands to 50; the MCP specification's own schema, every definition at
+// once, to 6,018 (2025-11-25) and 16,234 (the draft). A kilobyte whose
+// definitions each refer twice to the next expands to millions, which the
+// validator would walk on every call; walking 20,000 costs it about 4 MiB
+// and 10ms for one value, as much as a call's arguments may cost within
+// DefaultMaxValues.
+const DefaultMaxSchemaNodes = 20_000
+
+// WithMaxSchemaNodes bounds the expanded size of the schemas NewDynamic
+// is given, input and output (DefaultMaxSchemaNodes unless set): a schema
+// that expands past n subschemas is refused at declaration, with
+// ErrInvalidDeclaration. Use it to admit a schema you trust that is
+// larger still, or to hold imported tools (adapters/mcp's ToolOptions) to
+// less. A typed tool's schema is reflected from its Go types, and the
+// option does nothing there.
+func WithMaxSchemaNodes(n int) Option {
+	return Option{func(o *toolOptions) { o.limits.MaxSchemaNodes = n }}
 }

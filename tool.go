@@ -253,8 +253,8 @@ func (t *Tool[A, R]) result() error {
 	if oshape.HasHook() {
 		// A type's own JSONSchema() may write anything; the reflected
 		// rest is checked by the package's tests.
-		if _, err := args.CompileSchema(t.output); err != nil {
-			return fmt.Errorf("%w: tool %q: the result schema does not compile: %v", ErrInvalidDeclaration, t.name, err)
+		if _, err := args.CompileSchema(t.output, 0); err != nil {
+			return fmt.Errorf("%w: tool %q: the result schema %v", ErrInvalidDeclaration, t.name, err)
 		}
 	}
 	return nil

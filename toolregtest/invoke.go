@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/args"
 )
 
 // Invoke runs tool on args, the JSON a model would send, through the
@@ -107,8 +108,7 @@ func validate(schema, instance json.RawMessage) error {
 	if err != nil {
 		return fmt.Errorf("the output schema is not JSON: %w", err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
+	c := args.NewCompiler() // a closed document: nothing outside it is loaded
 	const url = "mem:///output.schema.json"
 	if err := c.AddResource(url, doc); err != nil {
 		return err

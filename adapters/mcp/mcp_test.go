@@ -18,6 +18,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
+	"github.com/toolreg/toolreg/internal/args"
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
@@ -235,8 +236,7 @@ func compile(t *testing.T, schema json.RawMessage) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
+	c := args.NewCompiler()
 	if err := c.AddResource("mem:///schema.json", doc); err != nil {
 		t.Fatal(err)
 	}

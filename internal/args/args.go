@@ -39,6 +39,11 @@ type Limits struct {
 	MaxBytes  int // the arguments' length
 	MaxDepth  int // nesting of objects and arrays
 	MaxValues int // array items and object members, at every depth
+
+	// MaxSchemaNodes bounds the Size of a schema given at run time
+	// (CompileDynamic, CompileSchema), checked at declaration: the
+	// validator walks it on every call. 0 is no bound.
+	MaxSchemaNodes int
 }
 
 // Problem is one thing wrong with a call's arguments.
@@ -85,13 +90,14 @@ func Compile(shape *reflectschema.Shape, schema json.RawMessage, limits Limits) 
 
 // CompileDynamic prepares the checker of a tool whose arguments are known
 // only by their schema (written by hand, or another server's): the schema
-// must compile as draft 2020-12 and describe an object. Its calls take the
-// reference path, and Decode stores the arguments' bytes into a
-// json.RawMessage.
+// must compile as draft 2020-12 as a closed document (NewCompiler), expand
+// to no more than limits.MaxSchemaNodes subschemas (Size) and describe an
+// object. Its calls take the reference path, and Decode stores the
+// arguments' bytes into a json.RawMessage.
 func CompileDynamic(schema json.RawMessage, limits Limits) (*Checker, error) {
-	v, err := compileSchema(schema)
+	v, err := CompileSchema(schema, limits.MaxSchemaNodes)
 	if err != nil {
-		return nil, fmt.Errorf("the schema does not compile as draft 2020-12: %v", err)
+		return nil, fmt.Errorf("the schema %w", err)
 	}
 	if v.Types == nil || v.Types.IsEmpty() || len(v.Types.ToStrings()) != 1 || v.Types.ToStrings()[0] != "object" {
 		return nil, fmt.Errorf(`the schema must describe an object ("type": "object"): every provider passes arguments as one JSON object`)
@@ -191,7 +197,17 @@ func (c *Checker) compiled() (*jsonschema.Schema, error) {
 }
 
 // CompileSchema compiles a schema as the reference validator does: draft
-// 2020-12, formats asserted. Use it to check a schema written by hand.
-func CompileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
-	return compileSchema(schema)
+// 2020-12, formats asserted, a closed document (NewCompiler). Use it to
+// check a schema written by hand. A schema that expands to more than
+// maxNodes subschemas (Size) is refused; maxNodes 0 is no bound. The
+// error is worded to follow the schema's name: "the output schema " + err.
+func CompileSchema(schema json.RawMessage, maxNodes int) (*jsonschema.Schema, error) {
+	v, err := compileSchema(schema)
+	if err != nil {
+		return nil, fmt.Errorf("does not compile as draft 2020-12: %w", err)
+	}
+	if err := checkSize(v, maxNodes); err != nil {
+		return nil, err
+	}
+	return v, nil
 }

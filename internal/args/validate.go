@@ -17,20 +17,24 @@ import (
 )
 
 // compileSchema compiles a canonical schema as draft 2020-12 with formats
-// asserted (date-time, ipv4, ...).
+// asserted (date-time, ipv4, ...), as a closed document (NewCompiler).
 func compileSchema(schema json.RawMessage) (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
 		return nil, err
 	}
 	const url = "mem:///arguments.schema.json"
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
+	c := NewCompiler()
 	c.AssertFormat()
 	if err := c.AddResource(url, doc); err != nil {
 		return nil, err
 	}
-	return c.Compile(url)
+	s, err := c.Compile(url)
+	if le := (*jsonschema.LoadURLError)(nil); errors.As(err, &le) && errors.Is(le.Err, ErrExternalReference) {
+		// The library's error does not unwrap to the loader's.
+		return nil, le.Err
+	}
+	return s, err
 }
 
 var printer = message.NewPrinter(language.English)
