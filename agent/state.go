@@ -33,6 +33,9 @@ type State struct {
 	// of the whole run.
 	Retries    map[string]int `json:"retries,omitempty"`
 	RunRetries int            `json:"run_retries,omitempty"`
+	// Seal, when the runner has a key (Options.StateKey), is the MAC that
+	// makes the State's contents trusted when it comes back; see Reseal.
+	Seal string `json:"seal,omitempty"`
 }
 
 // Call is one call of a paused turn.
@@ -54,6 +57,12 @@ type Call struct {
 	Reason string `json:"reason,omitempty"`
 	// Result is the call's result, once it ran (StatusDone).
 	Result *Result `json:"result,omitempty"`
+
+	// before is the call as it was before the host decided it in this
+	// process (Approve, ApproveWith, Reject, Answer): nil for a call whose
+	// status came with the State. It is not JSON, so a decision read from
+	// a store does not have it.
+	before *Call
 }
 
 // Key identifies the call in its turn: its id, or "#" and its index when
@@ -97,7 +106,12 @@ func ResultOf(out toolreg.Output) *Result {
 }
 
 // Output is the result as an Output again; Err only says the call failed.
+// A nil Result (a done call whose result was lost) is a failed call that
+// says so.
 func (r *Result) Output() toolreg.Output {
+	if r == nil {
+		return toolreg.Output{Text: "the result of this call was lost", IsError: true, Err: ErrInvalidState}
+	}
 	out := toolreg.Output{Text: r.Text, Structured: r.Structured, Media: r.Media, IsError: r.IsError}
 	if r.IsError {
 		out.Err = errors.New(r.Text)
@@ -123,6 +137,10 @@ func (s *State) Pending() []Call {
 var ErrNoSuchCall = errors.New("no such pending call")
 
 // Approve lets the call with key run as the model asked.
+//
+// A decision binds only when made in the process that resumes the run, on
+// the State as loaded: a decided status read from JSON is refused
+// (ErrInvalidState) unless the State carries a valid seal (Reseal).
 func (s *State) Approve(key string) error {
 	return s.decide(key, StatusApproval, func(c *Call) { c.Status = StatusApproved })
 }
@@ -157,7 +175,10 @@ func (s *State) decide(key string, want Status, apply func(*Call)) error {
 			if c.Status != want {
 				return fmt.Errorf("%w: call %s is %s, not waiting for %s", ErrNoSuchCall, key, c.Status, want)
 			}
+			prev := *c
+			prev.before = nil
 			apply(c)
+			c.before = &prev
 			return nil
 		}
 	}

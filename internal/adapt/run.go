@@ -33,6 +33,10 @@ type Run struct {
 // or it ends with an error. The State is brought up to date whatever the
 // outcome.
 func (r *Run) Do(ctx context.Context) (err error) {
+	if err := r.admit(); err != nil {
+		return err
+	}
+	defer r.seal(&err)
 	st := r.State
 	info := r.Model.Info()
 	if st.Provider != "" && st.Provider != info.Provider {
