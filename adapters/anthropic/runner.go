@@ -280,3 +280,23 @@ func toolChoice(c agent.ToolChoice, disableParallel *bool) anthropic.ToolChoiceU
 	}
 	return anthropic.ToolChoiceUnionParam{OfAuto: &anthropic.ToolChoiceAutoParam{DisableParallelToolUse: noParallel}}
 }
+
+// TurnCalls returns the tool_use blocks of the transcript's last message,
+// the assistant message a paused turn answers (agent.TurnReader).
+func (m *model) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].OfAssistant == nil {
+		return nil, errors.New("anthropic: the transcript does not end with an assistant message")
+	}
+	var calls []toolreg.ToolCall
+	for _, b := range msgs[len(msgs)-1].OfAssistant.Content {
+		if u := b.OfToolUse; u != nil {
+			input, err := json.Marshal(u.Input)
+			if err != nil {
+				return nil, fmt.Errorf("anthropic: the input of tool_use %s: %w", u.ID, err)
+			}
+			calls = append(calls, m.a.toolCall(u.ID, u.Name, input))
+		}
+	}
+	return calls, nil
+}

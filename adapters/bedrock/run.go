@@ -300,3 +300,13 @@ func (m *converse) Save(s *agent.State) error {
 	s.Transcript = b
 	return nil
 }
+
+// TurnCalls returns the toolUse blocks of the transcript's last message,
+// the assistant message a paused turn answers (agent.TurnReader).
+func (m *converse) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != types.ConversationRoleAssistant {
+		return nil, errors.New("bedrock: the transcript does not end with an assistant message")
+	}
+	return m.a.Calls(msgs[len(msgs)-1]), nil
+}

@@ -377,3 +377,13 @@ func detail(message string) string {
 	}
 	return ": " + message
 }
+
+// TurnCalls returns the function calls of the transcript's last content,
+// the model's turn a paused turn answers (agent.TurnReader).
+func (m *runner) TurnCalls() ([]toolreg.ToolCall, error) {
+	contents := m.run.Contents
+	if len(contents) == 0 || contents[len(contents)-1] == nil || contents[len(contents)-1].Role != genai.RoleModel {
+		return nil, errors.New("gemini: the transcript does not end with the model's content")
+	}
+	return m.a.Calls(contents[len(contents)-1]), nil
+}

@@ -273,3 +273,24 @@ func (a *Adapter) streamChat(ctx context.Context, client StreamingChatClient, pa
 	}
 	return &acc.ChatCompletion, nil
 }
+
+// TurnCalls returns the tool calls of the transcript's last message, the
+// assistant message a paused turn answers (agent.TurnReader).
+func (m *chatModel) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].OfAssistant == nil {
+		return nil, errors.New("openai: the transcript does not end with an assistant message")
+	}
+	var calls []toolreg.ToolCall
+	for _, tc := range msgs[len(msgs)-1].OfAssistant.ToolCalls {
+		switch {
+		case tc.OfFunction != nil:
+			calls = append(calls, m.a.toolCall(tc.OfFunction.ID, tc.OfFunction.Function.Name, tc.OfFunction.Function.Arguments))
+		case tc.OfCustom != nil:
+			calls = append(calls, m.a.toolCall(tc.OfCustom.ID, tc.OfCustom.Custom.Name, tc.OfCustom.Custom.Input))
+		default:
+			return nil, errors.New("openai: a tool call of the last assistant message is neither a function nor a custom tool call")
+		}
+	}
+	return calls, nil
+}

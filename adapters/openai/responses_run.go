@@ -121,7 +121,12 @@ func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNew
 	return m, nil
 }
 
-// responsesModel is the Responses API's side of the loop, for one run.
+// responsesModel is the Responses API's side of the loop, for one run. It
+// is no agent.TurnReader: the calls of a paused turn are in the response
+// State.Cursor names, on the server, and the loop checks the State without
+// a request. The API itself refuses results for calls its previous
+// response does not hold, but only once they ran; a sealed State
+// (agent.Options.StateKey) is what binds the turn to the run.
 type responsesModel struct {
 	a          *Adapter
 	client     ResponsesClient
