@@ -74,6 +74,16 @@ func (c Call) Key() string {
 	return "#" + strconv.Itoa(c.Index)
 }
 
+// Equal reports whether c and d are the same call, as their JSON says:
+// whether the host decided c or d in this process is left aside (so
+// go-cmp compares Calls with it).
+func (c Call) Equal(d Call) bool {
+	c.before, d.before = nil, nil
+	b, err := json.Marshal(c)
+	e, err2 := json.Marshal(d)
+	return err == nil && err2 == nil && string(b) == string(e)
+}
+
 // ToolCall is the call as the registry runs it.
 func (c Call) ToolCall() toolreg.ToolCall {
 	return toolreg.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
