@@ -142,7 +142,7 @@ func (a *Adapter) model(m *model, params anthropic.MessageNewParams, state *agen
 	if len(state.Transcript) > 0 && (state.Provider == "" || state.Provider == provider) {
 		msgs, err := decodeTranscript(state.Transcript)
 		if err != nil {
-			return m, fmt.Errorf("anthropic: the state's transcript is not a list of messages: %w", err)
+			return m, fmt.Errorf("anthropic: %w: the state's transcript is not a list of messages: %w", agent.ErrInvalidState, err)
 		}
 		m.run.Messages = msgs
 	}

@@ -158,7 +158,7 @@ func (a *Adapter) init(m *converse, msgs []types.Message, cfg *types.ToolConfigu
 	if len(state.Transcript) > 0 {
 		msgs, err := decodeMessages(state.Transcript)
 		if err != nil {
-			return fmt.Errorf("bedrock: the state's transcript is not a list of Converse messages: %w", err)
+			return fmt.Errorf("bedrock: %w: the state's transcript is not a list of Converse messages: %w", agent.ErrInvalidState, err)
 		}
 		m.run.Messages = msgs
 	}

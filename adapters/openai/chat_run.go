@@ -118,7 +118,7 @@ func (a *Adapter) chatModel(m *chatModel, params openai.ChatCompletionNewParams,
 	m.run = &ChatRun{State: state, Messages: slices.Clone(params.Messages)}
 	if len(state.Transcript) > 0 {
 		if err := json.Unmarshal(state.Transcript, &m.run.Messages); err != nil {
-			return m, fmt.Errorf("openai: the state's transcript is not a list of chat messages: %w", err)
+			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of chat messages: %w", agent.ErrInvalidState, err)
 		}
 	}
 	return m, nil

@@ -114,7 +114,7 @@ func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNew
 	if len(state.Transcript) > 0 {
 		var items []responses.ResponseInputItemUnionParam
 		if err := json.Unmarshal(state.Transcript, &items); err != nil {
-			return m, fmt.Errorf("openai: the state's transcript is not a list of input items: %w", err)
+			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of input items: %w", agent.ErrInvalidState, err)
 		}
 		m.params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
 	}

@@ -303,6 +303,7 @@ func TestStreamResponsesControl(t *testing.T) {
 		},
 		Tools:  responsesToolNames,
 		Choice: responsesChoiceOf,
+		Cursor: true,
 	})
 }
 
