@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -217,4 +219,77 @@ func StateTests(t *testing.T, c Control) {
 			refused(t, api, reg, calls, st, agent.Options{StateKey: tt.key}, "seal")
 		})
 	}
+}
+
+// Scramble makes n States from the JSON of st, each with a few random
+// edits (values replaced by others of any type, keys and list items
+// dropped or doubled), as a store someone writes into at random; it skips
+// the JSON that does not decode as a State. The edits come from seed,
+// the same every run.
+func Scramble(t *testing.T, st *agent.State, n int, seed uint64) []*agent.State {
+	t.Helper()
+	b, err := json.Marshal(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, seed))
+	var out []*agent.State
+	for len(out) < n {
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		for range 1 + rng.IntN(4) {
+			v = scramble(rng, v)
+		}
+		e, err := json.Marshal(v)
+		if err != nil {
+			continue
+		}
+		var back agent.State
+		if json.Unmarshal(e, &back) == nil {
+			out = append(out, &back)
+		}
+	}
+	return out
+}
+
+var scraps = []any{nil, true, false, 0.0, 1.0, -1.0, -50.0, 2.0, 1e9, "", "done", "approval", "approved", "rejected", "answered", "interrupted", "maybe", "#0", "#1", "openai.chat", "book", "get_weather", `{"city":"Oslo"}`, "[]", map[string]any{}, []any{}, map[string]any{"text": "x"}}
+
+// scramble makes one random edit somewhere in v and returns it.
+func scramble(rng *rand.Rand, v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 || rng.IntN(4) == 0 {
+			return scraps[rng.IntN(len(scraps))]
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		k := keys[rng.IntN(len(keys))]
+		switch rng.IntN(5) {
+		case 0:
+			delete(x, k)
+		default:
+			x[k] = scramble(rng, x[k])
+		}
+		return x
+	case []any:
+		if len(x) == 0 || rng.IntN(5) == 0 {
+			return scraps[rng.IntN(len(scraps))]
+		}
+		i := rng.IntN(len(x))
+		switch rng.IntN(5) {
+		case 0:
+			return slices.Delete(x, i, i+1)
+		case 1:
+			return slices.Insert(x, i, x[i])
+		default:
+			x[i] = scramble(rng, x[i])
+			return x
+		}
+	}
+	return scraps[rng.IntN(len(scraps))]
 }
