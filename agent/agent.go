@@ -22,6 +22,14 @@
 //		}
 //		run, err = adapter.ResumeChat(ctx, client, params, run.State, agent.Options{})
 //	}
+//
+// A State that comes back in is data from outside, and the runners check
+// it before anything runs (State.Validate, the paused turn against the
+// transcript): one no runner would have written fails with
+// ErrInvalidState, with no model call and no tool call. The host's
+// decisions count when made after the State is loaded, in the process
+// that resumes it; to decide in one process and resume in another, seal
+// the States with a key (Options.StateKey, State.Reseal).
 package agent
 
 import (

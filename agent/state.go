@@ -13,7 +13,9 @@ import (
 // provider's transcript, the model calls made, the retries counted and, when
 // the run is paused, the calls of the paused turn. The host decides the
 // pending calls (Approve, Reject, Answer) and resumes the run with the
-// State, in this process or another.
+// State, in this process or another. A runner resumes a State only as a
+// runner wrote it, with decisions made after loading it or sealed
+// (Options.StateKey): see Validate and Reseal.
 type State struct {
 	// Provider is the runner's provider: a State resumes only there.
 	Provider string `json:"provider"`
