@@ -153,6 +153,25 @@ func StateTests(t *testing.T, c Control) {
 			}
 		})
 	}
+	t.Run("scrambled", func(t *testing.T) {
+		// Random edits end in an error or a run, never a panic.
+		api, reg, _, _, st := paused(t, agent.Options{})
+		for i, st := range Scramble(t, st, 150, 24) {
+			b, _ := json.Marshal(st)
+			for _, p := range st.Pending() {
+				st.Approve(p.Key())
+				st.Answer(p.Key(), "yes")
+			}
+			func() {
+				defer func() {
+					if v := recover(); v != nil {
+						t.Fatalf("state %d panicked: %v\n%s", i, v, b)
+					}
+				}()
+				c.Resume(context.Background(), api, reg, st, agent.Options{})
+			}()
+		}
+	})
 	key := []byte("a key of the host, 32 bytes long")
 	t.Run("sealed, decided after loading", func(t *testing.T) {
 		ran := map[string]int{}
