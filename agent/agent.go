@@ -30,6 +30,14 @@
 //		}
 //		run, err = adapter.ResumeChat(ctx, client, params, run.State, agent.Options{})
 //	}
+//
+// A State that comes back in is data from outside, and the runners check
+// it before anything runs (State.Validate, the paused turn against the
+// transcript): one no runner would have written fails with
+// ErrInvalidState, with no model call and no tool call. The host's
+// decisions count when made after the State is loaded, in the process
+// that resumes it; to decide in one process and resume in another, seal
+// the States with a key (Options.StateKey, State.Reseal).
 package agent
 
 import (
@@ -63,6 +71,36 @@ type Options struct {
 	// end, with contexts of its own: package toolreg/otel's opens
 	// OpenTelemetry spans, and the tools' calls run under the run's.
 	Observer Observer
+	// StateKey, when set, seals every State the runner returns (State.Seal,
+	// an HMAC-SHA256 of its JSON) and makes the runner refuse to resume a
+	// State without a valid seal of it (a Fresh one needs none). Keep it
+	// secret, and the same for every process that resumes the runs: at
+	// least 32 random bytes.
+	//
+	// A State that comes back in is data from outside: whoever can write
+	// the store it was kept in can change it. Without a key, a runner
+	// validates the State (State.Validate, and the paused turn against its
+	// transcript where the provider's model reads it, TurnReader) and
+	// accepts only decisions made in its own process on the State as
+	// loaded: a status approved, rejected or answered that came in the
+	// JSON is refused. Someone who edits the store, then, cannot make a
+	// call run that the host did not decide, run a done call again, or
+	// make a counter go below zero: the run fails with ErrInvalidState
+	// before any model or tool call. They can still change what the host
+	// is asked (a pending call and the transcript together, a question),
+	// what the model reads (the transcript, a done call's result), set the
+	// counters back to zero, or make the State a new run's start (Fresh)
+	// with the transcript of their choice.
+	//
+	// With a key, nothing in a State can be changed without it: not the
+	// transcript, the counters, the results nor the turn; only the host's
+	// decisions after loading (State.Approve, ApproveWith, Reject, Answer)
+	// are added, as the seal covers each decided call as it was before. A
+	// host that decides in one process and resumes in another seals its
+	// decisions with State.Reseal. What the key cannot prevent: a State
+	// replaced by an older one sealed with the same key, or by a Fresh
+	// one.
+	StateKey []byte
 }
 
 // Observer sees the structure of a run: the run, and each model call

@@ -473,3 +473,65 @@ func ExampleObserver() {
 	//   model call 2 ended: <nil>
 	// run ended: <nil>
 }
+
+// With Options.StateKey, the runner seals the State it returns. The host
+// that decides in one process reseals the State with its decisions; the
+// process that resumes it checks the seal, and refuses a State someone
+// changed in the store.
+func ExampleState_Reseal() {
+	srv := offlineModel(`book_hotel {"city":"Lima"}`, "Booked in Lima.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(book)
+	adapter := tooloai.New(reg)
+	key := []byte("a secret of 32 random bytes, say") // the same in every process
+	opts := agent.Options{StateKey: key}
+
+	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), opts)
+	stored, _ := json.Marshal(run.State)
+
+	// The process that decides: it loads, checks, decides, reseals, saves.
+	var st agent.State
+	json.Unmarshal(stored, &st)
+	fmt.Println("verified:", st.Verify(key))
+	st.Approve(st.Pending()[0].Key())
+	fmt.Println("resealed:", st.Reseal(key))
+	stored, _ = json.Marshal(&st)
+
+	// Someone with access to the store, but not the key, edits it.
+	tampered := strings.Replace(string(stored), `"steps":1`, `"steps":-50`, 1)
+	var bad agent.State
+	json.Unmarshal([]byte(tampered), &bad)
+	_, err := adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Lima."), &bad, opts)
+	fmt.Println(errors.Is(err, agent.ErrInvalidState))
+
+	// The process that resumes the State as the host saved it.
+	var next agent.State
+	json.Unmarshal(stored, &next)
+	run, err = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Lima."), &next, opts)
+	fmt.Println(run.Answer(), err)
+	// Output:
+	//   (the model is offered [book_hotel], tool_choice "auto")
+	// verified: <nil>
+	// resealed: <nil>
+	// true
+	//   (the model is offered [book_hotel], tool_choice "auto")
+	// Booked in Lima. <nil>
+}
+
+// Validate tells a host that loads a State whether a runner could have
+// written it, before it shows the pending calls to anyone.
+func ExampleState_Validate() {
+	stored := `{"provider":"openai.chat","steps":1,"transcript":[],"turn":[` +
+		`{"id":"call_1","name":"get_weather","arguments":{"city":"Lima"},"index":0,"status":"done"},` +
+		`{"id":"call_2","name":"book_hotel","arguments":{"city":"Lima"},"index":1,"status":"approval"}]}`
+	var st agent.State
+	json.Unmarshal([]byte(stored), &st)
+	err := st.Validate()
+	fmt.Println(errors.Is(err, agent.ErrInvalidState))
+	fmt.Println(err)
+	// Output:
+	// true
+	// invalid state: call call_1 ("get_weather"): result: a done call without its result
+}

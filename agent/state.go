@@ -13,7 +13,9 @@ import (
 // provider's transcript, the model calls made, the retries counted and, when
 // the run is paused, the calls of the paused turn. The host decides the
 // pending calls (Approve, Reject, Answer) and resumes the run with the
-// State, in this process or another.
+// State, in this process or another. A runner resumes a State only as a
+// runner wrote it, with decisions made after loading it or sealed
+// (Options.StateKey): see Validate and Reseal.
 type State struct {
 	// Provider is the runner's provider: a State resumes only there.
 	Provider string `json:"provider"`
@@ -37,8 +39,8 @@ type State struct {
 	// reads it in toolreg.Info(ctx).RunID. The loop makes one up when a
 	// run starts without it.
 	RunID string `json:"run_id,omitempty"`
-	// Ran lists the ids (toolreg.Info(ctx).ID) of the calls of the run
-	// that have run to a result, so that none runs twice, whatever a
+	// Ran lists the ids (toolreg.Info(ctx).ID) of the calls of the last
+	// turn that have run to a result, so that none runs twice, whatever a
 	// model, a stream or a store repeats.
 	Ran []string `json:"ran,omitempty"`
 	// Unsent lists the calls that ran but whose results no model read: the
@@ -48,6 +50,9 @@ type State struct {
 	// and its result: a host that retries the run sees here which side
 	// effects already happened.
 	Unsent []Call `json:"unsent,omitempty"`
+	// Seal, when the runner has a key (Options.StateKey), is the MAC that
+	// makes the State's contents trusted when it comes back; see Reseal.
+	Seal string `json:"seal,omitempty"`
 }
 
 // Call is one call of a paused turn.
@@ -69,6 +74,12 @@ type Call struct {
 	Reason string `json:"reason,omitempty"`
 	// Result is the call's result, once it ran (StatusDone).
 	Result *Result `json:"result,omitempty"`
+
+	// before is the call as it was before the host decided it in this
+	// process (Approve, ApproveWith, Reject, Answer): nil for a call whose
+	// status came with the State. It is not JSON, so a decision read from
+	// a store does not have it.
+	before *Call
 }
 
 // Key identifies the call in its turn: its id, or "#" and its index when
@@ -78,6 +89,16 @@ func (c Call) Key() string {
 		return c.ID
 	}
 	return "#" + strconv.Itoa(c.Index)
+}
+
+// Equal reports whether c and d are the same call, as their JSON says:
+// whether the host decided c or d in this process is left aside (so
+// go-cmp compares Calls with it).
+func (c Call) Equal(d Call) bool {
+	c.before, d.before = nil, nil
+	b, err := json.Marshal(c)
+	e, err2 := json.Marshal(d)
+	return err == nil && err2 == nil && string(b) == string(e)
 }
 
 // ToolCall is the call as the registry runs it.
@@ -112,7 +133,12 @@ func ResultOf(out toolreg.Output) *Result {
 }
 
 // Output is the result as an Output again; Err only says the call failed.
+// A nil Result (a done call whose result was lost) is a failed call that
+// says so.
 func (r *Result) Output() toolreg.Output {
+	if r == nil {
+		return toolreg.Output{Text: "the result of this call was lost", IsError: true, Err: ErrInvalidState}
+	}
 	out := toolreg.Output{Text: r.Text, Structured: r.Structured, Media: r.Media, IsError: r.IsError}
 	if r.IsError {
 		out.Err = errors.New(r.Text)
@@ -138,6 +164,10 @@ func (s *State) Pending() []Call {
 var ErrNoSuchCall = errors.New("no such pending call")
 
 // Approve lets the call with key run as the model asked.
+//
+// A decision binds only when made in the process that resumes the run, on
+// the State as loaded: a decided status read from JSON is refused
+// (ErrInvalidState) unless the State carries a valid seal (Reseal).
 func (s *State) Approve(key string) error {
 	return s.decide(key, StatusApproval, func(c *Call) { c.Status = StatusApproved })
 }
@@ -172,7 +202,10 @@ func (s *State) decide(key string, want Status, apply func(*Call)) error {
 			if c.Status != want {
 				return fmt.Errorf("%w: call %s is %s, not waiting for %s", ErrNoSuchCall, key, c.Status, want)
 			}
+			prev := *c
+			prev.before = nil
 			apply(c)
+			c.before = &prev
 			return nil
 		}
 	}

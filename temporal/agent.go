@@ -54,6 +54,14 @@ type Options struct {
 	// decide from the step alone (its Number, its tools), never from a
 	// clock, a random number or anything outside the run.
 	PrepareStep func(ctx context.Context, s *agent.Step) error
+	// StateKey, when set, seals the State of every Result (and of a
+	// failed run's) and makes a run refuse an Input.State without a valid
+	// seal of it (a new run's first messages need none), as
+	// agent.Options.StateKey does for the runners, whose doc says what a
+	// seal protects against. It is read in the workflow but never written
+	// to the history: give every worker the same. Decisions sent with
+	// Decide are the host's, and need no seal.
+	StateKey []byte
 }
 
 // ToolOptions say how a tool's calls run as activities.

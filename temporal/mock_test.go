@@ -182,7 +182,8 @@ func TestCallFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := New(toolreg.NewRegistry(), Options{Tool: ToolOptions{Retry: fastRetry}})
+			var s seen // the registry holds weather; its activity fails as tt says
+			a := New(testRegistry(&s), Options{Tool: ToolOptions{Retry: fastRetry}})
 			m := &mockedRun{turns: [][]toolreg.ToolCall{{tc("w", "weather", `{}`)}}, tool: func(callInput) (callResult, error) { return callResult{}, tt.err }}
 			m.run(t, a)
 			got := m.asks[1].Answer.Results[0]

@@ -38,6 +38,7 @@ var sentinels = []struct {
 	{"undecided", agent.ErrUndecided},
 	{"invalid_step", agent.ErrInvalidStep},
 	{"no_such_call", agent.ErrNoSuchCall},
+	{"invalid_state", agent.ErrInvalidState},
 	{"canceled", context.Canceled},
 	{"deadline_exceeded", context.DeadlineExceeded},
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt"
+	"github.com/toolreg/toolreg/internal/trust"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 )
@@ -23,7 +24,16 @@ type Input struct {
 	// State is where the run starts: a new run's first messages (the
 	// provider's transcript, as an agent.Model's Save writes it), or a
 	// State a runner or another workflow paused, its pending calls decided
-	// or not.
+	// (with a seal: agent.State.Reseal) or not (then Decide them).
+	//
+	// It is data from outside, checked before anything runs: a State no
+	// runner writes (agent.State.Validate), a decision it carries without
+	// a valid seal, or, with Options.StateKey, a seal that does not match,
+	// fail the run at once with a non-retryable error that matches
+	// agent.ErrInvalidState. The workflow does not read the provider's
+	// transcript (the model is made in an activity), so the paused turn is
+	// not checked against it here, as the runners do: seal the States
+	// (Options.StateKey) to bind the turn to its run.
 	State agent.State `json:"state"`
 	// MaxSteps, MaxRetries and MaxRunRetries bound the run as
 	// agent.Options does.
@@ -75,7 +85,7 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 		Model:    m,
 		Options: agent.Options{
 			MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries,
-			PrepareStep: a.opts.PrepareStep,
+			PrepareStep: a.opts.PrepareStep, StateKey: a.opts.StateKey,
 		},
 		State: &st,
 		Exec:  m.exec,
@@ -87,7 +97,12 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	// workflow's context, which fails the activity or the wait in progress.
 	// A State paused elsewhere waits here first, as the loop resumes only a
 	// decided one.
-	err := m.wait(context.Background(), &st)
+	// A State that fails the loop's checks fails before the wait, so that
+	// no one is asked to decide its calls.
+	err := trust.Admit(&st, nil, false, a.opts.StateKey)
+	if err == nil {
+		err = m.wait(context.Background(), &st)
+	}
 	if err == nil {
 		err = loop.Do(context.Background())
 	}

@@ -142,7 +142,7 @@ func (a *Adapter) model(m *model, params anthropic.MessageNewParams, state *agen
 	if len(state.Transcript) > 0 && (state.Provider == "" || state.Provider == provider) {
 		msgs, err := decodeTranscript(state.Transcript)
 		if err != nil {
-			return m, fmt.Errorf("anthropic: the state's transcript is not a list of messages: %w", err)
+			return m, fmt.Errorf("anthropic: %w: the state's transcript is not a list of messages: %w", agent.ErrInvalidState, err)
 		}
 		m.run.Messages = msgs
 	}
@@ -279,4 +279,24 @@ func toolChoice(c agent.ToolChoice, disableParallel *bool) anthropic.ToolChoiceU
 		return anthropic.ToolChoiceUnionParam{OfTool: &anthropic.ToolChoiceToolParam{Name: c.Tool, DisableParallelToolUse: noParallel}}
 	}
 	return anthropic.ToolChoiceUnionParam{OfAuto: &anthropic.ToolChoiceAutoParam{DisableParallelToolUse: noParallel}}
+}
+
+// TurnCalls returns the tool_use blocks of the transcript's last message,
+// the assistant message a paused turn answers (agent.TurnReader).
+func (m *model) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].OfAssistant == nil {
+		return nil, errors.New("anthropic: the transcript does not end with an assistant message")
+	}
+	var calls []toolreg.ToolCall
+	for _, b := range msgs[len(msgs)-1].OfAssistant.Content {
+		if u := b.OfToolUse; u != nil {
+			input, err := json.Marshal(u.Input)
+			if err != nil {
+				return nil, fmt.Errorf("anthropic: the input of tool_use %s: %w", u.ID, err)
+			}
+			calls = append(calls, m.a.toolCall(u.ID, u.Name, input))
+		}
+	}
+	return calls, nil
 }

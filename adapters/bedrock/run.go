@@ -158,7 +158,7 @@ func (a *Adapter) init(m *converse, msgs []types.Message, cfg *types.ToolConfigu
 	if len(state.Transcript) > 0 {
 		msgs, err := decodeMessages(state.Transcript)
 		if err != nil {
-			return fmt.Errorf("bedrock: the state's transcript is not a list of Converse messages: %w", err)
+			return fmt.Errorf("bedrock: %w: the state's transcript is not a list of Converse messages: %w", agent.ErrInvalidState, err)
 		}
 		m.run.Messages = msgs
 	}
@@ -299,4 +299,14 @@ func (m *converse) Save(s *agent.State) error {
 	}
 	s.Transcript = b
 	return nil
+}
+
+// TurnCalls returns the toolUse blocks of the transcript's last message,
+// the assistant message a paused turn answers (agent.TurnReader).
+func (m *converse) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].Role != types.ConversationRoleAssistant {
+		return nil, errors.New("bedrock: the transcript does not end with an assistant message")
+	}
+	return m.a.Calls(msgs[len(msgs)-1]), nil
 }

@@ -67,6 +67,34 @@ func TestRunControl(t *testing.T) {
 	controlTests(t, toolUses, answer, false)
 }
 
+// TestStoredState: a stored State is resumed only as the runner wrote it,
+// with the host's decisions, streamed or not (adapttest.StateTests).
+func TestStoredState(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		calls, ans := toolUses, answer
+		if stream {
+			calls, ans = streamedToolUses, streamedAnswer
+		}
+		r := runner(t, calls, ans, stream)
+		t.Run(map[bool]string{false: "run", true: "stream"}[stream], func(t *testing.T) {
+			adapttest.StateTests(t, adapttest.Control{
+				Runner: r,
+				Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
+					run, err := start(t, ctx, api, reg, opts, stream)
+					return run.State, err
+				},
+				Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
+					run, err := resume(t, ctx, api, reg, st, opts, stream)
+					if run == nil {
+						return st, err
+					}
+					return run.State, err
+				},
+			})
+		})
+	}
+}
+
 // controlTests checks agent control on Converse, streamed or not. It is
 // adapttest.ControlTests but for the tool choice: Converse has no "none",
 // so a None step offers no tool (or, once the transcript holds tool

@@ -147,7 +147,7 @@ func (a *Adapter) Model(client ModelsClient, model string, contents []*genai.Con
 	}
 	if len(state.Transcript) > 0 {
 		if err := json.Unmarshal(state.Transcript, &contents); err != nil {
-			return nil, fmt.Errorf("gemini: the state's transcript is not a list of contents: %w", err)
+			return nil, fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
 		}
 	}
 	m.init(contents, config, state)
@@ -159,11 +159,11 @@ func (a *Adapter) resume(ctx context.Context, m *runner, config *genai.GenerateC
 		return nil, errors.New("gemini: Resume without a state")
 	}
 	if len(state.Transcript) == 0 {
-		return &Run{State: state}, errors.New("gemini: the state holds no transcript to resume")
+		return &Run{State: state}, fmt.Errorf("gemini: %w: the state holds no transcript to resume", agent.ErrInvalidState)
 	}
 	var contents []*genai.Content
 	if err := json.Unmarshal(state.Transcript, &contents); err != nil {
-		return &Run{State: state}, fmt.Errorf("gemini: the state's transcript is not a list of contents: %w", err)
+		return &Run{State: state}, fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
 	}
 	return a.run(ctx, m, contents, config, state, opts)
 }
@@ -376,4 +376,14 @@ func detail(message string) string {
 		return ""
 	}
 	return ": " + message
+}
+
+// TurnCalls returns the function calls of the transcript's last content,
+// the model's turn a paused turn answers (agent.TurnReader).
+func (m *runner) TurnCalls() ([]toolreg.ToolCall, error) {
+	contents := m.run.Contents
+	if len(contents) == 0 || contents[len(contents)-1] == nil || contents[len(contents)-1].Role != genai.RoleModel {
+		return nil, errors.New("gemini: the transcript does not end with the model's content")
+	}
+	return m.a.Calls(contents[len(contents)-1]), nil
 }

@@ -118,7 +118,7 @@ func (a *Adapter) chatModel(m *chatModel, params openai.ChatCompletionNewParams,
 	m.run = &ChatRun{State: state, Messages: slices.Clone(params.Messages)}
 	if len(state.Transcript) > 0 {
 		if err := json.Unmarshal(state.Transcript, &m.run.Messages); err != nil {
-			return m, fmt.Errorf("openai: the state's transcript is not a list of chat messages: %w", err)
+			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of chat messages: %w", agent.ErrInvalidState, err)
 		}
 	}
 	return m, nil
@@ -272,4 +272,25 @@ func (a *Adapter) streamChat(ctx context.Context, client StreamingChatClient, pa
 		return nil, fmt.Errorf("%w: the stream ended before the response was complete", toolreg.ErrTruncated)
 	}
 	return &acc.ChatCompletion, nil
+}
+
+// TurnCalls returns the tool calls of the transcript's last message, the
+// assistant message a paused turn answers (agent.TurnReader).
+func (m *chatModel) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].OfAssistant == nil {
+		return nil, errors.New("openai: the transcript does not end with an assistant message")
+	}
+	var calls []toolreg.ToolCall
+	for _, tc := range msgs[len(msgs)-1].OfAssistant.ToolCalls {
+		switch {
+		case tc.OfFunction != nil:
+			calls = append(calls, m.a.toolCall(tc.OfFunction.ID, tc.OfFunction.Function.Name, tc.OfFunction.Function.Arguments))
+		case tc.OfCustom != nil:
+			calls = append(calls, m.a.toolCall(tc.OfCustom.ID, tc.OfCustom.Custom.Name, tc.OfCustom.Custom.Input))
+		default:
+			return nil, errors.New("openai: a tool call of the last assistant message is neither a function nor a custom tool call")
+		}
+	}
+	return calls, nil
 }

@@ -511,6 +511,7 @@ func TestResponsesControl(t *testing.T) {
 		},
 		Tools:  responsesToolNames,
 		Choice: responsesChoiceOf,
+		Cursor: true,
 	})
 }
 

@@ -114,14 +114,19 @@ func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNew
 	if len(state.Transcript) > 0 {
 		var items []responses.ResponseInputItemUnionParam
 		if err := json.Unmarshal(state.Transcript, &items); err != nil {
-			return m, fmt.Errorf("openai: the state's transcript is not a list of input items: %w", err)
+			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of input items: %w", agent.ErrInvalidState, err)
 		}
 		m.params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
 	}
 	return m, nil
 }
 
-// responsesModel is the Responses API's side of the loop, for one run.
+// responsesModel is the Responses API's side of the loop, for one run. It
+// is no agent.TurnReader: the calls of a paused turn are in the response
+// State.Cursor names, on the server, and the loop checks the State without
+// a request. The API itself refuses results for calls its previous
+// response does not hold, but only once they ran; a sealed State
+// (agent.Options.StateKey) is what binds the turn to the run.
 type responsesModel struct {
 	a          *Adapter
 	client     ResponsesClient

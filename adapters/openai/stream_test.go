@@ -304,6 +304,7 @@ func TestStreamResponsesControl(t *testing.T) {
 		},
 		Tools:  responsesToolNames,
 		Choice: responsesChoiceOf,
+		Cursor: true,
 	})
 }
 

@@ -51,6 +51,10 @@ type Run struct {
 // and it gets one of the registry's concurrency slots (early starts
 // included). A refusal is a result the model reads.
 func (r *Run) Do(ctx context.Context) (err error) {
+	if err := r.admitState(); err != nil {
+		return err
+	}
+	defer r.seal(&err)
 	st := r.State
 	info := r.Model.Info()
 	if st.Provider != "" && st.Provider != info.Provider {
@@ -289,10 +293,7 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 	for i, c := range calls {
 		switch c.Status {
 		case agent.StatusDone:
-			out := toolreg.Output{Text: fmt.Sprintf("the call of %q has no result", c.Name), IsError: true, Err: fmt.Errorf("%w: call %s is done without a result", toolreg.ErrInternal, c.Key())}
-			if c.Result != nil {
-				out = c.Result.Output()
-			}
+			out := c.Result.Output() // nil-safe: a lost result reads as one
 			outs[i] = &out
 		case agent.StatusRejected:
 			reason := c.Reason

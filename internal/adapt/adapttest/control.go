@@ -26,6 +26,9 @@ type Control struct {
 	// its tool choice, from the provider's own form.
 	Tools  func(t *testing.T, request map[string]any) []string
 	Choice func(t *testing.T, request map[string]any) agent.ToolChoice
+	// Cursor says the conversation is on the server (the Responses API):
+	// the runner cannot check a paused turn against a transcript.
+	Cursor bool
 }
 
 // ControlRegistry holds get_weather, book (which needs approval), pick
@@ -76,8 +79,10 @@ func stored(t *testing.T, s *agent.State) *agent.State {
 
 // ControlTests checks agent control through the runner alike for every
 // provider: approve then resume, reject, interrupt then answer, retries
-// bounded, and the tools and tool choice each step sends.
+// bounded, the tools and tool choice each step sends, and a stored State
+// resumed only as the runner wrote it (StateTests).
 func ControlTests(t *testing.T, c Control) {
+	t.Run("stored state", func(t *testing.T) { StateTests(t, c) })
 	t.Run("approve then resume", func(t *testing.T) {
 		ran := map[string]int{}
 		reg := ControlRegistry(ran)
