@@ -161,8 +161,13 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 }
 
 // tell passes a refused call through the registry's middleware, which
-// records it with the Output the model reads.
+// records it with the Output the model reads. Not in a run whose calls
+// Exec runs (a durable workflow): its middleware runs with the calls, in
+// activities, and would record a refusal again on every replay.
 func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Output) toolreg.Output {
+	if r.Exec != nil {
+		return out
+	}
 	call := c.ToolCall()
 	call.ID = r.callID(step, c)
 	return r.Registry.Refuse(toolreg.WithCallInfo(ctx, r.callInfo(step, []agent.Call{c})), call, out)
