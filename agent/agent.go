@@ -98,8 +98,13 @@ type Options struct {
 	// are added, as the seal covers each decided call as it was before. A
 	// host that decides in one process and resumes in another seals its
 	// decisions with State.Reseal. What the key cannot prevent: a State
-	// replaced by an older one sealed with the same key, or by a Fresh
-	// one.
+	// replaced by an older one sealed with the same key (a seal proves
+	// that the State is as the host left it, not that it is used once:
+	// resuming the same sealed State twice runs its approved calls twice,
+	// so make each resume happen once, e.g. with a version your store
+	// compares and swaps, and key side effects on toolreg.Info(ctx).RunID
+	// and ID), or by a Fresh one (a new run's first messages, of the
+	// store's choosing).
 	StateKey []byte
 }
 
@@ -155,11 +160,12 @@ var ErrNotOffered = errors.New("the tool is not offered in this step")
 // again; the model reads that it ran.
 var ErrRepeatedCall = errors.New("the call has already run")
 
-// ErrBrokenStream: a streamed response broke the rules of a stream: a call
-// handed over twice, more of a call after it was complete, a call whose
-// name or arguments changed after it started, or arguments past the tool's
-// limit (toolreg.WithMaxArgumentBytes). The stream is ended and so is the
-// run; calls that had already started are in State.Unsent.
+// ErrBrokenStream: a model's response broke the rules of a response: two
+// calls with one id, or, streamed, a call handed over twice, more of a
+// call after it was complete, a call whose name or arguments changed after
+// it started, or arguments past the tool's limit
+// (toolreg.WithMaxArgumentBytes). The stream is ended and so is the run;
+// calls that had already started are in State.Unsent.
 var ErrBrokenStream = errors.New("the model's stream broke the rules of a stream")
 
 // Model is one provider's side of a run: asking the model and keeping the

@@ -40,8 +40,8 @@ type State struct {
 	// run starts without it.
 	RunID string `json:"run_id,omitempty"`
 	// Ran lists the ids (toolreg.Info(ctx).ID) of the calls of the last
-	// turn that have run to a result, so that none runs twice, whatever a
-	// model, a stream or a store repeats.
+	// turn that are done (they ran, or were refused or rejected), so that
+	// none runs again, whatever a model, a stream or a store repeats.
 	Ran []string `json:"ran,omitempty"`
 	// Unsent lists the calls that ran but whose results no model read: the
 	// model call that asked for them failed after they had started (a

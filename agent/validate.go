@@ -118,11 +118,12 @@ func (c *Call) decidedHere() (Call, bool) {
 }
 
 // Fresh reports whether s is a new run's start: nothing happened in it yet
-// (no provider, no model call, no turn, no cursor, no retry), though it
-// may hold the first messages in its transcript. A new State needs no
-// seal.
+// (no provider, no model call, no turn, no cursor, no retry, no run id, no
+// call that ran, no seal), though it may hold the first messages in its
+// transcript. A new State needs no seal.
 func (s *State) Fresh() bool {
-	return s.Provider == "" && s.Steps == 0 && len(s.Turn) == 0 && s.Cursor == "" && s.RunRetries == 0 && len(s.Retries) == 0
+	return s.Provider == "" && s.Steps == 0 && len(s.Turn) == 0 && s.Cursor == "" && s.RunRetries == 0 && len(s.Retries) == 0 &&
+		s.RunID == "" && len(s.Ran) == 0 && len(s.Unsent) == 0 && s.Seal == ""
 }
 
 func init() {

@@ -142,8 +142,8 @@ func TestApprovalAfterValidation(t *testing.T) {
 	}
 }
 
-// TestACallRunsOncePerTurn: the same call id twice in a turn, or a call
-// the State says has run, runs once.
+// TestACallRunsOncePerTurn: a response with the same call id twice breaks
+// the rules; a call the State says has run does not run again.
 func TestACallRunsOncePerTurn(t *testing.T) {
 	for _, streaming := range []bool{false, true} {
 		t.Run(fmt.Sprintf("streaming=%v", streaming), func(t *testing.T) {
@@ -157,14 +157,14 @@ func TestACallRunsOncePerTurn(t *testing.T) {
 					results = append(results, e.Output)
 				}
 			}})
-			if err := r.Do(context.Background()); err != nil {
-				t.Fatal(err)
+			// Two calls with one id: the response breaks the rules, and
+			// only a call handed over early may have run (it is recorded).
+			if err := r.Do(context.Background()); !errors.Is(err, agent.ErrBrokenStream) || !strings.Contains(err.Error(), `calls 0 and 1 have the same id "w"`) {
+				t.Fatalf("err = %v", err)
 			}
-			if diff := cmp.Diff([]string{"weather"}, toolNames(infos)); diff != "" {
-				t.Errorf("ran (-want +got):\n%s", diff)
-			}
-			if len(results) != 2 || results[0].IsError || !errors.Is(results[1].Err, agent.ErrRepeatedCall) {
-				t.Errorf("results %+v", results)
+			// A call cancelled as it started is recorded as one that may have run.
+			if len(infos) > len(r.State.Unsent) || len(r.State.Unsent) > 1 || len(results) != len(r.State.Unsent) {
+				t.Errorf("ran %v, recorded %+v, reported %d", toolNames(infos), r.State.Unsent, len(results))
 			}
 		})
 	}

@@ -144,7 +144,11 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 		}
 		calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
 		id := r.callID(step.Number, calls[i])
-		if out, refused := r.refuse(step, c, id, seen); refused {
+		if early.started(i) { // it passed the gate as it was handed over, and ran
+			seen[id] = true
+			continue
+		}
+		if out, refused := r.refuse(step, c, id, seen, r.State.Ran); refused {
 			early.refused(i, r.tell(ctx, step.Number, calls[i], out))
 			continue
 		}
@@ -175,8 +179,8 @@ func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Outp
 
 // refuse reports the Output of a call that may not run: its tool is not
 // offered in the step, or its id ran already in the turn (seen holds the
-// ids of the turn's calls admitted so far).
-func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool) (toolreg.Output, bool) {
+// ids of the turn's calls admitted so far, ran the State's Ran).
+func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool, ran []string) (toolreg.Output, bool) {
 	if !step.Allows(c.Name) {
 		if _, ok := r.Registry.Lookup(c.Name); !ok {
 			// An unknown tool: the registry's words, listing only what the
@@ -186,7 +190,7 @@ func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[s
 		}
 		return notOffered(step, c.Name), true
 	}
-	if seen[id] || slices.Contains(r.State.Ran, id) {
+	if seen[id] || slices.Contains(ran, id) {
 		return repeated(c.Name, id), true
 	}
 	return toolreg.Output{}, false
@@ -273,6 +277,7 @@ func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, ear
 			err = broken
 		}
 	}()
+	defer early.close() // a hand-over after the response is ignored
 	obs := r.Options.Observer
 	if obs == nil {
 		return r.Model.Ask(ctx, step, early.emit, early.start)
@@ -280,6 +285,7 @@ func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, ear
 	call := agent.ModelCall{RunInfo: info, Step: step.Number}
 	mctx := obs.ModelCallStarted(ctx, call)
 	reply, err = r.Model.Ask(mctx, step, early.emit, early.start)
+	early.close()
 	if broken := early.brokenErr(); broken != nil {
 		err = broken
 	}
@@ -488,6 +494,8 @@ type starter struct {
 	workers int
 	outs    map[int]toolreg.Output // of the calls that ran, and the turn's refusals
 	ran     map[int]bool
+	queued  map[int]bool // started: passed the gate, queued to run
+	closed  bool         // the model call is over: no more hand-overs
 	broken  error
 }
 
@@ -495,7 +503,23 @@ func (r *Run) starter(ctx context.Context, step *agent.Step) *starter {
 	ctx, cancel := context.WithCancel(ctx)
 	return &starter{r: r, step: step, ctx: ctx, cancel: cancel, limit: r.Registry.MaxConcurrency(),
 		ready: map[int]toolreg.ToolCall{}, ids: map[string]bool{}, whole: map[string]bool{}, written: map[string]int{},
-		outs: map[int]toolreg.Output{}, ran: map[int]bool{}}
+		outs: map[int]toolreg.Output{}, ran: map[int]bool{}, queued: map[int]bool{}}
+}
+
+// close ends the hand-overs of the model call: a model that hands a call
+// over after its response is complete is not heard.
+func (s *starter) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.closed = true
+}
+
+// started reports whether the call at index i passed the gate when it was
+// handed over and was queued to run.
+func (s *starter) started(i int) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.queued[i]
 }
 
 // breakf ends the stream; the caller holds mu.
@@ -543,7 +567,7 @@ func (s *starter) emit(e agent.Event) {
 // start is a Model's ready: the call at index i of the turn is complete.
 func (s *starter) start(i int, call toolreg.ToolCall) {
 	s.mu.Lock()
-	if s.broken != nil {
+	if s.broken != nil || s.closed {
 		s.mu.Unlock()
 		return
 	}
@@ -563,11 +587,15 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.closed {
+		return
+	}
 	id := s.r.callID(s.step.Number, agent.Call{ID: call.ID, Index: i})
-	if _, refused := s.r.refuse(s.step, call, id, s.ids); refused {
+	if _, refused := s.r.refuse(s.step, call, id, s.ids, nil); refused {
 		return // the turn's gate refuses it again, with its words
 	}
 	s.ids[id] = true
+	s.queued[i] = true
 	s.queue = append(s.queue, i)
 	if s.workers < s.limit {
 		s.workers++
@@ -618,12 +646,24 @@ func (s *starter) refused(i int, out toolreg.Output) {
 	}
 }
 
-// agrees checks the calls handed over against the model's complete
-// response: each must be there, at its index, with the same id, name and
-// arguments, or a call ran with what the transcript does not hold.
+// agrees checks the model's complete response: no two calls with one id
+// (a turn's calls are told apart by it), and each call handed over is
+// there, at its index, with the same id, name and arguments, or a call ran
+// with what the transcript does not hold.
 func (s *starter) agrees(calls []toolreg.ToolCall) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	ids := map[string]int{}
+	for i, c := range calls {
+		if c.ID == "" {
+			continue
+		}
+		if j, twice := ids[c.ID]; twice {
+			s.breakf("calls %d and %d have the same id %q", j, i, c.ID)
+			return s.broken
+		}
+		ids[c.ID] = i
+	}
 	for i, c := range s.ready {
 		switch {
 		case i < 0 || i >= len(calls):

@@ -1,8 +1,7 @@
 package adapt
 
-// Hostile review of the run loop's gate: each test here shows a way a
-// lying model, a lying stream or a tampered store gets past a promise of
-// Run.Do. Each fails on the code as it is.
+// Lies a model, a stream or a store told the loop, each once a way past
+// its gate; each test holds the rule that closed it.
 
 import (
 	"context"
@@ -37,12 +36,11 @@ func (l *argsLog) get() []string {
 	return append([]string(nil), l.ran...)
 }
 
-// TestReviewOutOfOrderHandOverRunsTwice: a stream hands over the second
-// call of a turn before the first, both with the same id. The starter
-// runs the second; the turn's gate (admit) does not know it started, lets
-// the first through as the first of its id, and finish runs it again.
-// The same call id runs twice in one turn.
-func TestReviewOutOfOrderHandOverRunsTwice(t *testing.T) {
+// TestOutOfOrderHandOverRunsOnce: a stream hands over the second call of
+// a turn before the first, both with the same id: the call runs at most
+// once, is recorded if it ran, and the response, with one id twice, ends
+// the run.
+func TestOutOfOrderHandOverRunsOnce(t *testing.T) {
 	var log argsLog
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(toolreg.MustNew("weather", "Weather.", func(ctx context.Context, a cityArgs) (string, error) {
@@ -56,21 +54,19 @@ func TestReviewOutOfOrderHandOverRunsTwice(t *testing.T) {
 		return agent.Reply{Calls: []toolreg.ToolCall{same, same}}, nil
 	}, script: script{replies: [][]toolreg.ToolCall{{}}}}
 	r := newRun(reg, p, agent.Options{})
-	if err := r.Do(context.Background()); err != nil {
-		t.Fatal(err)
+	if err := r.Do(context.Background()); !errors.Is(err, agent.ErrBrokenStream) {
+		t.Fatalf("err = %v", err)
 	}
-	if diff := cmp.Diff([]string{`weather {"city":"Oslo"}`}, log.get()); diff != "" {
-		t.Errorf("call w ran more than once in its turn (-want +got):\n%s", diff)
+	if n := len(log.get()); n > 1 || n > len(r.State.Unsent) {
+		t.Errorf("call w ran %d times, %d recorded", n, len(r.State.Unsent))
 	}
 }
 
-// TestReviewApprovalDecidedTwiceRunsTwice: a WithApprovalIf rule that
-// reads what the tool changed (a budget) is asked once when the stream
-// hands the call over (no approval: it starts) and again in admit (now
-// it needs approval). The call already ran; the turn pauses it for
-// approval anyway, its result is thrown away (no CallResult, not in Ran,
-// not in Unsent), and once approved it runs a second time.
-func TestReviewApprovalDecidedTwiceRunsTwice(t *testing.T) {
+// TestApprovalIsAskedOncePerCall: a WithApprovalIf rule that reads what
+// the tool changed (a budget) is asked once, when the stream hands the
+// call over; a call that started is never paused for approval after, nor
+// run twice.
+func TestApprovalIsAskedOncePerCall(t *testing.T) {
 	type payArgs struct {
 		Amount int `json:"amount"`
 	}
@@ -132,15 +128,11 @@ func TestReviewApprovalDecidedTwiceRunsTwice(t *testing.T) {
 	}
 }
 
-// TestReviewLateHandOverBypassesAgrees: a stream hands a call over after
-// its response is complete (after agrees checked the calls handed over
-// against it, while admit runs). The starter takes it, runs it with
-// arguments the transcript does not hold, and finish gives its output as
-// the result of the response's call; a call handed over at an index the
-// response does not have runs and is recorded nowhere. The OnEvent hook
-// only makes the timing of a stream goroutine that outlives Ask
-// deterministic.
-func TestReviewLateHandOverBypassesAgrees(t *testing.T) {
+// TestALateHandOverIsNotHeard: a model that hands a call over after its
+// response is complete (a stream goroutine that outlives Ask) is not
+// heard: no call runs with arguments the transcript does not hold, and
+// none runs unrecorded.
+func TestALateHandOverIsNotHeard(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		late toolreg.ToolCall
@@ -182,48 +174,10 @@ func TestReviewLateHandOverBypassesAgrees(t *testing.T) {
 	}
 }
 
-// TestReviewResealedApprovalReplays: the documented way to resume
-// elsewhere (decide, Reseal, save; load and resume) stores a sealed State
-// whose call is approved. The seal vouches for its contents, not for its
-// being used once: the same bytes resumed twice (a retried job, a store
-// that hands back an old version) run the approved call twice.
-func TestReviewResealedApprovalReplays(t *testing.T) {
-	key := []byte("0123456789abcdef0123456789abcdef")
-	var infos []toolreg.CallInfo
-	reg := testRegistry(&infos)
-	p := &script{replies: [][]toolreg.ToolCall{{call("b", "book", `{"city":"Lima"}`)}, {}, {}}}
-	r := newRun(reg, p, agent.Options{StateKey: key})
-	if err := r.Do(context.Background()); !errors.Is(err, agent.ErrPaused) {
-		t.Fatal(err)
-	}
-	if err := r.State.Approve("b"); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.State.Reseal(key); err != nil {
-		t.Fatal(err)
-	}
-	stored, err := json.Marshal(r.State)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range 2 {
-		var st agent.State
-		if err := json.Unmarshal(stored, &st); err != nil {
-			t.Fatal(err)
-		}
-		err := (&Run{Registry: reg, Model: p, State: &st, Options: agent.Options{StateKey: key}}).Do(context.Background())
-		t.Logf("resume %d: %v", i+1, err)
-	}
-	if diff := cmp.Diff([]string{"book"}, toolNames(infos)); diff != "" {
-		t.Errorf("the approved call ran (-want +got):\n%s", diff)
-	}
-}
-
-// TestReviewSealStrippedToFresh: with a key, a store that strips a sealed
-// State down to a "fresh" one (no provider, no steps, no turn, no seal)
-// keeps any transcript it likes (here, a forged tool result) and resets
-// the step and retry bounds: the run starts from it without a word.
-func TestReviewSealStrippedToFresh(t *testing.T) {
+// TestASealedStateStrippedToFreshIsRefused: with a key, a store that
+// strips a sealed State down to a new run's start while it keeps the
+// run's id is refused (a State with a run id is not Fresh).
+func TestASealedStateStrippedToFreshIsRefused(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	var infos []toolreg.CallInfo
 	reg := testRegistry(&infos)
@@ -242,64 +196,19 @@ func TestReviewSealStrippedToFresh(t *testing.T) {
 	}
 }
 
-// TestReviewUnsealedQuestionSkipsApproval: without a key, a store edits
-// the paused turn: the interrupted call of pick becomes a call of book
-// (which needs approval) that asks a question. The host answers what it
-// is shown; book runs, never approved. The State "was edited" and is not
-// refused.
-func TestReviewUnsealedQuestionSkipsApproval(t *testing.T) {
-	var infos []toolreg.CallInfo
-	reg := testRegistry(&infos)
-	p := &script{replies: [][]toolreg.ToolCall{{call("p", "pick", `{"city":"Lima"}`)}, {}}}
-	r := newRun(reg, p, agent.Options{})
-	if err := r.Do(context.Background()); !errors.Is(err, agent.ErrPaused) {
-		t.Fatal(err)
-	}
-	st := roundTrip(t, r.State)
-	st.Turn[0].Name = "book" // the store's edit
-	if err := st.Answer("p", "yes"); err != nil {
-		t.Fatal(err)
-	}
-	err := (&Run{Registry: reg, Model: p, State: st}).Do(context.Background())
-	if !errors.Is(err, agent.ErrInvalidState) {
-		t.Errorf("err = %v; ran %q: an edited State resumed, and book ran without approval", err, toolNames(infos))
-	}
-}
-
-// TestReviewDuplicateIDStateNotResumable: a model sends two calls with
-// the same id, the first needing approval. The run pauses and writes a
-// State whose turn holds the key twice: its own Validate refuses it, so
-// the run can never resume (and the call that was refused as repeated is
-// in Ran, so the approved call would be refused as repeated too).
-func TestReviewDuplicateIDStateNotResumable(t *testing.T) {
+// TestDuplicateIDsBreakTheResponse: a response whose calls share an id
+// ends the run before any call runs, rather than pause with a turn no
+// resume could tell apart.
+func TestDuplicateIDsBreakTheResponse(t *testing.T) {
 	var infos []toolreg.CallInfo
 	reg := testRegistry(&infos)
 	p := &script{replies: [][]toolreg.ToolCall{{call("w", "book", `{"city":"Oslo"}`), call("w", "weather", `{"city":"Oslo"}`)}, {}}}
 	r := newRun(reg, p, agent.Options{})
-	if err := r.Do(context.Background()); !errors.Is(err, agent.ErrPaused) {
-		t.Fatal(err)
+	if err := r.Do(context.Background()); !errors.Is(err, agent.ErrBrokenStream) || len(infos) != 0 {
+		t.Fatalf("err = %v, ran %v", err, toolNames(infos))
 	}
 	if err := r.State.Validate(); err != nil {
 		t.Errorf("the runner wrote a State its own Validate refuses: %v (Ran %q)", err, r.State.Ran)
-	}
-}
-
-// TestReviewMoreArgumentsOfACallWithoutID: a call the provider gave no id
-// (as Gemini's) is handed over, then its arguments go on streaming. The
-// watch keys "complete" by provider id only, so the stream is not ended.
-func TestReviewMoreArgumentsOfACallWithoutID(t *testing.T) {
-	var infos []toolreg.CallInfo
-	reg := testRegistry(&infos)
-	oslo := call("", "weather", `{"city":"Oslo"}`)
-	p := &liar{ask: func(ctx context.Context, _ *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
-		emit(agent.Event{Kind: agent.ArgumentsDelta, Call: toolreg.ToolCall{Name: "weather"}, Delta: `{"city":"Oslo"}`})
-		ready(0, oslo)
-		emit(agent.Event{Kind: agent.ArgumentsDelta, Call: toolreg.ToolCall{Name: "weather"}, Delta: `,"x":1}`})
-		return agent.Reply{Calls: []toolreg.ToolCall{oslo}}, nil
-	}, script: script{replies: [][]toolreg.ToolCall{{}}}}
-	err := newRun(reg, p, agent.Options{}).Do(context.Background())
-	if !errors.Is(err, agent.ErrBrokenStream) {
-		t.Errorf("err = %v, want agent.ErrBrokenStream: more arguments after the call was complete", err)
 	}
 }
 
@@ -325,12 +234,10 @@ func (m *lateStream) Ask(ctx context.Context, s *agent.Step, emit func(agent.Eve
 	return m.script.Ask(ctx, s, emit, ready)
 }
 
-// TestReviewLateHandOverRaces: a stream goroutine that outlives Ask
-// hands a call over while the loop has gone on to the next step. The
-// starter reads State.Ran (refuse) under its own lock while the loop
-// wrote it without: a data race (run with -race), and the loop's
-// CallReady event of step 1 arrives during step 2.
-func TestReviewLateHandOverRaces(t *testing.T) {
+// TestALateHandOverDoesNotRace: a stream goroutine that outlives Ask
+// hands a call over while the loop has gone on to the next step: nothing
+// races (run with -race) and no event of step 1 arrives during step 2.
+func TestALateHandOverDoesNotRace(t *testing.T) {
 	var infos []toolreg.CallInfo
 	reg := testRegistry(&infos)
 	p := &lateStream{script: script{replies: [][]toolreg.ToolCall{{}}}}
