@@ -12,6 +12,12 @@ import (
 // A call ends on time whatever its function does: when its context is
 // done (a timeout of the tool, the registry or the caller, or a
 // cancellation), the caller gets a timeout or cancellation Output at once.
+// Under a registry, the tool runs on a goroutine of its own and the
+// middleware on the caller's: the innermost Handler returns the timeout
+// Output at the deadline, so that what middleware logs, traces and counts
+// is what the model reads, when it reads it. A middleware is host code
+// like an http.Handler's: one that blocks and ignores its context holds
+// its caller, as it would there.
 // The goroutine running a function that ignores its context cannot be
 // stopped: it is abandoned, runs on until the function returns, and its
 // Output is dropped. A registry counts the goroutines it abandoned
@@ -68,8 +74,8 @@ const (
 // context.
 type registryCall struct {
 	info    CallInfo
-	bounded bool        // the registry bounds the call: run the function inline
-	reached atomic.Bool // the call went through the middleware to the tool (a call abandoned at its deadline may set it late)
+	bounded bool        // the call's context can end: dispatch runs the tool on a goroutine of its own, and a Tool its function inline
+	reached atomic.Bool // the call went through the middleware to the tool (a middleware may call it on a goroutine of its own)
 }
 
 type registryCallKey struct{}

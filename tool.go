@@ -356,8 +356,8 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context. Under a registry, which bounds the whole call (middleware
-// included), it runs on the registry's goroutine.
+// context. Under a registry, whose dispatch already runs the tool on a
+// goroutine of its own within the call's deadline, it runs inline.
 func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
 	if boundByRegistry(ctx) {
 		return t.run(ctx, a)
@@ -392,9 +392,9 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 }
 
 // Timeout returns the tool's own timeout (WithTimeout), 0 for none. A
-// registry applies it around the whole call, middleware included; a host
-// that runs calls elsewhere (a durable workflow's activities) bounds them
-// with it.
+// registry applies it to the whole call, the middleware's context
+// included; a host that runs calls elsewhere (a durable workflow's
+// activities) bounds them with it.
 func (t *Tool[A, R]) Timeout() time.Duration { return t.opts.timeout }
 
 func (t *Tool[A, R]) encode(res R) Output {
