@@ -101,12 +101,15 @@ func errorKind(err error) string {
 	return "other"
 }
 
-// ErrorText rewrites what the model reads when a tool returns an error:
-// text(err) replaces the error's own text, so that secrets or internal
+// ErrorText rewrites what the model reads when a tool returns an error,
+// which otherwise reaches it verbatim (see New): text(err) replaces the
+// error's own text, a StopRun's included, so that secrets or internal
 // details in errors stay with the host (Output.Err keeps everything).
 // Failures that are not the tool's own error (invalid arguments, unknown
 // tool, panic, timeout) keep their text, which holds nothing internal, and
-// so does a Retry, whose text the tool wrote for the model.
+// so does a Retry, whose text the tool wrote for the model. Use it with
+// Registry.Use on any registry whose tools pass up errors they did not
+// write.
 func ErrorText(text func(err error) string) Middleware {
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {

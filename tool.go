@@ -154,6 +154,13 @@ func WithTitle(title string) Option {
 // many tools stays cheap; whatever could keep it from compiling, a pattern
 // or a type's own JSONSchema(), is compiled here.)
 //
+// The function's error reaches the model verbatim: the Output's Text is
+// err.Error(), the text of the errors it wraps included, and its Err wraps
+// ErrToolFailed and err. Write errors the model may read, saying what to
+// do; keep errors from below (a driver's, a client's), which may hold
+// secrets, from reaching it with ErrorText on the registry. Retry,
+// StopRun and Interrupt say more than an error; see them.
+//
 // Schema rules: a field is required unless it is a pointer, has omitempty
 // or omitzero, or has a default (jsonschema:"default=..."), which is
 // applied when the model leaves the field out. Descriptions come from
