@@ -332,8 +332,6 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 // defaults filled in), calls the function and encodes its result. Empty,
 // blank or null args mean {}. Invoke never panics; every failure is an
 // Output with IsError set, a message for the model and Err for the host.
-func (t *Tool[A, R]) recovers() {}
-
 func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -381,6 +379,9 @@ func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
 	}
 	return bound(ctx, t.name, t.opts.timeout, nil, func(ctx context.Context) Output { return t.run(ctx, a) })
 }
+
+// recovers marks Invoke as turning its own panics into Outputs.
+func (t *Tool[A, R]) recovers() {}
 
 func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 	defer func() {
