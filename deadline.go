@@ -18,6 +18,7 @@ import (
 // is what the model reads, when it reads it. A middleware is host code
 // like an http.Handler's: one that blocks and ignores its context holds
 // its caller, as it would there.
+//
 // The goroutine running a function that ignores its context cannot be
 // stopped: it is abandoned, runs on until the function returns, and its
 // Output is dropped. A registry counts the goroutines it abandoned
@@ -33,7 +34,7 @@ func bound(ctx context.Context, tool string, timeout time.Duration, abandoned *a
 	go func() {
 		var out Output
 		defer func() {
-			if r := recover(); r != nil { // a middleware may panic
+			if r := recover(); r != nil { // a last guard: fn recovers its own panics
 				out = internalOutput(tool, r, debug.Stack())
 			}
 			b.done <- out
