@@ -12,8 +12,8 @@ import (
 // A call ends on time whatever its function does: when its context is
 // done (a timeout of the tool, the registry or the caller, or a
 // cancellation), the caller gets a timeout or cancellation Output at once.
-// Under a registry, the tool runs on a goroutine of its own and the
-// middleware on the caller's: the innermost Handler returns the timeout
+// Under a registry, the tool's function runs on a goroutine of its own and
+// the middleware on the caller's: the innermost Handler returns the timeout
 // Output at the deadline, so that what middleware logs, traces and counts
 // is what the model reads, when it reads it. A middleware is host code
 // like an http.Handler's: one that blocks and ignores its context holds
@@ -74,9 +74,12 @@ const (
 // registryCall is what a registry tells the call it runs, through the
 // context.
 type registryCall struct {
-	info    CallInfo
-	bounded bool        // the call's context can end: dispatch runs the tool on a goroutine of its own, and a Tool its function inline
-	reached atomic.Bool // the call went through the middleware to the tool (a middleware may call it on a goroutine of its own)
+	info CallInfo
+	// reached is the registry whose dispatch the call went through to the
+	// tool, nil before (a middleware may call it on a goroutine of its
+	// own): a Tool bounds its function within the registry's deadline and
+	// bound on abandoned calls (see Tool.call).
+	reached atomic.Pointer[Registry]
 }
 
 type registryCallKey struct{}
@@ -100,9 +103,13 @@ func registryCallOf(ctx context.Context) *registryCall {
 	return rc
 }
 
-func boundByRegistry(ctx context.Context) bool {
-	rc := registryCallOf(ctx)
-	return rc != nil && rc.bounded
+// dispatching is the registry whose dispatch called tool under ctx, nil
+// for a tool called otherwise (directly, or by another tool).
+func dispatching(ctx context.Context, tool string) *Registry {
+	if rc := registryCallOf(ctx); rc != nil && rc.info.Tool == tool {
+		return rc.reached.Load()
+	}
+	return nil
 }
 
 // ErrOverloaded: a registry refused a call because as many calls as its

@@ -114,6 +114,9 @@ func TestMiddlewareSeesTheTimeout(t *testing.T) {
 			defer close(release)
 			reg := NewRegistry(tt.reg...)
 			reg.MustAdd(stuck("slow", release, tt.tool...))
+			if tt.tool == nil {
+				reg.MustAdd(blockingDyn{release}) // a hand-written tool runs on a goroutine of its own, Invoke and all
+			}
 			var seen Output
 			reg.Use(func(next Handler) Handler {
 				return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
@@ -122,18 +125,23 @@ func TestMiddlewareSeesTheTimeout(t *testing.T) {
 					return seen
 				})
 			})
-			ctx, cancel := tt.ctx()
-			defer cancel()
-			start := time.Now()
-			out := reg.Call(ctx, "slow", nil)
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("returned after %v", d)
-			}
-			if !errors.Is(seen.Err, ErrTimeout) || !strings.HasPrefix(seen.Text, `seen: tool "slow" did not finish`) {
-				t.Errorf("the middleware saw %+v, want the timeout", seen)
-			}
-			if diff := cmp.Diff(seen, out, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
-				t.Errorf("the caller got another Output than the middleware's (-middleware +caller):\n%s", diff)
+			for _, name := range []string{"slow", "dyn_block"} {
+				if _, ok := reg.Lookup(name); !ok {
+					continue
+				}
+				ctx, cancel := tt.ctx()
+				defer cancel()
+				start := time.Now()
+				out := reg.Call(ctx, name, nil)
+				if d := time.Since(start); d > time.Second {
+					t.Errorf("%s: returned after %v", name, d)
+				}
+				if !errors.Is(seen.Err, ErrTimeout) || !strings.HasPrefix(seen.Text, `seen: tool "`+name+`" did not finish`) {
+					t.Errorf("%s: the middleware saw %+v, want the timeout", name, seen)
+				}
+				if diff := cmp.Diff(seen, out, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+					t.Errorf("%s: the caller got another Output than the middleware's (-middleware +caller):\n%s", name, diff)
+				}
 			}
 		})
 	}

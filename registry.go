@@ -267,9 +267,9 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 		defer cancel()
 	}
 	c := r.chain.Load()
-	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call), bounded: ctx.Done() != nil}}
+	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call)}}
 	out = c.h.HandleCall(cc, call)
-	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && !cc.rc.reached.Load() {
+	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && cc.rc.reached.Load() == nil {
 		// A middleware answered with an empty Output without calling the
 		// tool: a bug, not an empty success.
 		return Output{
@@ -295,20 +295,23 @@ func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 }
 
 // dispatch is the innermost Handler: lookup and the tool. Under a context
-// that can end, the tool runs on a goroutine of its own and dispatch
-// returns a timeout or cancellation Output as soon as the context is done,
-// whatever the tool does (see bound).
+// that can end, the tool's function runs on a goroutine of its own and
+// dispatch returns a timeout or cancellation Output as soon as the context
+// is done, whatever the function does (see bound). A Tool checks and
+// decodes its arguments on the caller's goroutine and bounds only its
+// function (Tool.call): a new goroutine's stack then stays small. Any
+// other AnyTool runs on a goroutine of its own, Invoke and all.
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
 	t, ok := snap.byName[call.Name]
 	rc := registryCallOf(ctx)
 	if rc != nil {
-		rc.reached.Store(true)
+		rc.reached.Store(r)
 	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
 	}
-	if ctx.Done() != nil {
+	if _, ok := t.(recovering); !ok && ctx.Done() != nil {
 		return bound(ctx, call.Name, r.timeoutOf(snap, call.Name), &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
 	}
 	return invoke(ctx, t, call)

@@ -361,11 +361,15 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context. Under a registry, whose dispatch already runs the tool on a
-// goroutine of its own within the call's deadline, it runs inline.
+// context. Under a registry whose call can end, the registry's deadline
+// (its timeout and the tool's already applied) bounds it, and abandoned
+// functions count toward the registry's WithMaxAbandoned.
 func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
-	if boundByRegistry(ctx) {
-		return t.run(ctx, a)
+	if r := dispatching(ctx, t.name); r != nil {
+		if ctx.Done() == nil { // a middleware passed on a context that cannot end
+			return t.run(ctx, a)
+		}
+		return bound(ctx, t.name, r.timeoutOf(r.snap.Load(), t.name), &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })
 	}
 	if t.opts.timeout > 0 {
 		var cancel context.CancelFunc
