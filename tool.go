@@ -365,6 +365,9 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out
 // (its timeout and the tool's already applied) bounds it, and abandoned
 // functions count toward the registry's WithMaxAbandoned.
 func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
+	if t.opts.timeout == 0 && ctx.Done() == nil {
+		return t.run(ctx, a) // nothing can end the call
+	}
 	if r := dispatching(ctx, t.name); r != nil {
 		if ctx.Done() == nil { // a middleware passed on a context that cannot end
 			return t.run(ctx, a)
