@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 // The small tool of the performance issue: Args {City, Count}, a string
@@ -85,6 +86,66 @@ func BenchmarkInvokeCancellable(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out := tool.Invoke(ctx, benchJSON)
+		if out.IsError {
+			b.Fatal(out.Text)
+		}
+		benchSink = out.Text
+	}
+}
+
+// BenchmarkRegistryCallContexts is Registry.Call under a context that can
+// end, a cancellable one and one with a deadline, bare and behind a
+// pass-through middleware: the calls a run makes, whose function then runs
+// on a goroutine of its own.
+func BenchmarkRegistryCallContexts(b *testing.B) {
+	pass := func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, call ToolCall) Output { return next.HandleCall(ctx, call) })
+	}
+	for _, bc := range []struct {
+		name       string
+		ctx        func() (context.Context, context.CancelFunc)
+		middleware bool
+	}{
+		{"cancellable", func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }, false},
+		{"deadline", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), time.Hour)
+		}, false},
+		{"background_middleware", func() (context.Context, context.CancelFunc) { return context.Background(), func() {} }, true},
+		{"cancellable_middleware", func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }, true},
+		{"deadline_middleware", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), time.Hour)
+		}, true},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			reg := NewRegistry()
+			reg.MustAdd(MustNew("bench", "Benchmark tool.", benchFn))
+			if bc.middleware {
+				reg.Use(pass)
+			}
+			ctx, cancel := bc.ctx()
+			defer cancel()
+			b.ReportAllocs()
+			for b.Loop() {
+				out := reg.Call(ctx, "bench", benchJSON)
+				if out.IsError {
+					b.Fatal(out.Text)
+				}
+				benchSink = out.Text
+			}
+		})
+	}
+}
+
+// BenchmarkRegistryCallTimeout is Registry.Call of a registry with a
+// WithDefaultTimeout, under a context that cannot end: every call gets a
+// deadline of its own.
+func BenchmarkRegistryCallTimeout(b *testing.B) {
+	reg := NewRegistry(WithDefaultTimeout(time.Hour))
+	reg.MustAdd(MustNew("bench", "Benchmark tool.", benchFn))
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		out := reg.Call(ctx, "bench", benchJSON)
 		if out.IsError {
 			b.Fatal(out.Text)
 		}

@@ -12,6 +12,13 @@ import (
 // A call ends on time whatever its function does: when its context is
 // done (a timeout of the tool, the registry or the caller, or a
 // cancellation), the caller gets a timeout or cancellation Output at once.
+// Under a registry, the tool's function runs on a goroutine of its own and
+// the middleware on the caller's: the innermost Handler returns the timeout
+// Output at the deadline, so that what middleware logs, traces and counts
+// is what the model reads, when it reads it. A middleware is host code
+// like an http.Handler's: one that blocks and ignores its context holds
+// its caller, as it would there.
+//
 // The goroutine running a function that ignores its context cannot be
 // stopped: it is abandoned, runs on until the function returns, and its
 // Output is dropped. A registry counts the goroutines it abandoned
@@ -27,7 +34,7 @@ func bound(ctx context.Context, tool string, timeout time.Duration, abandoned *a
 	go func() {
 		var out Output
 		defer func() {
-			if r := recover(); r != nil { // a middleware may panic
+			if r := recover(); r != nil { // a last guard: fn recovers its own panics
 				out = internalOutput(tool, r, debug.Stack())
 			}
 			b.done <- out
@@ -67,10 +74,13 @@ const (
 // registryCall is what a registry tells the call it runs, through the
 // context.
 type registryCall struct {
-	info    CallInfo
-	bounded bool        // the registry bounds the call: run the function inline
-	reached atomic.Bool // the call went through the middleware to the tool (a call abandoned at its deadline may set it late)
-	refusal *Output     // Refuse: the Output the call gets in place of the tool's
+	info CallInfo
+	// reached is the registry whose dispatch the call went through to the
+	// tool, nil before (a middleware may call it on a goroutine of its
+	// own): a Tool bounds its function within the registry's deadline and
+	// bound on abandoned calls (see Tool.call).
+	reached atomic.Pointer[Registry]
+	refusal *Output // Refuse: the Output the call gets in place of the tool's
 }
 
 type registryCallKey struct{}
@@ -94,9 +104,13 @@ func registryCallOf(ctx context.Context) *registryCall {
 	return rc
 }
 
-func boundByRegistry(ctx context.Context) bool {
-	rc := registryCallOf(ctx)
-	return rc != nil && rc.bounded
+// dispatching is the registry whose dispatch called tool under ctx, nil
+// for a tool called otherwise (directly, or by another tool).
+func dispatching(ctx context.Context, tool string) *Registry {
+	if rc := registryCallOf(ctx); rc != nil && rc.info.Tool == tool {
+		return rc.reached.Load()
+	}
+	return nil
 }
 
 // ErrOverloaded: a registry refused a call because as many calls as its

@@ -87,41 +87,61 @@ func TestCancelledCallAllLeavesOneCountedGoroutinePerCall(t *testing.T) {
 	eventually(t, "no goroutine left", func() bool { return runtime.NumGoroutine() <= before && r.Abandoned() == 0 })
 }
 
-func TestDeadlinesBoundMiddleware(t *testing.T) {
-	never := func(next Handler) Handler {
-		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
-			select {} // never calls next, ignores ctx
-		})
-	}
+// TestMiddlewareSeesTheTimeout: whichever deadline ends a call of a tool
+// that ignores its context, the middleware gets the timeout Output from
+// next at the deadline, and the caller gets what the middleware returns.
+func TestMiddlewareSeesTheTimeout(t *testing.T) {
+	const d = 20 * time.Millisecond
 	tests := []struct {
 		name string
-		reg  *Registry
+		reg  []RegistryOption
+		tool []Option
 		ctx  func() (context.Context, context.CancelFunc)
-		want error
 	}{
-		{"registry timeout", NewRegistry(WithDefaultTimeout(20 * time.Millisecond)), func() (context.Context, context.CancelFunc) {
+		{"registry timeout", []RegistryOption{WithDefaultTimeout(d)}, nil, func() (context.Context, context.CancelFunc) {
 			return context.WithCancel(context.Background())
-		}, ErrTimeout},
-		{"caller deadline", NewRegistry(), func() (context.Context, context.CancelFunc) {
-			return context.WithTimeout(context.Background(), 20*time.Millisecond)
-		}, ErrTimeout},
-		{"tool timeout", NewRegistry(), func() (context.Context, context.CancelFunc) {
-			return context.WithCancel(context.Background())
-		}, ErrTimeout},
+		}},
+		{"caller deadline", nil, nil, func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), d)
+		}},
+		{"tool timeout", nil, []Option{WithTimeout(d)}, func() (context.Context, context.CancelFunc) {
+			return context.Background(), func() {}
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			tt.reg.MustAdd(MustNew("quick", "Answers at once.", func(context.Context, struct{}) (string, error) { return "ok", nil }, WithTimeout(20*time.Millisecond)))
-			tt.reg.Use(never)
-			ctx, cancel := tt.ctx()
-			defer cancel()
-			start := time.Now()
-			out := tt.reg.Call(ctx, "quick", nil)
-			if d := time.Since(start); d > time.Second {
-				t.Errorf("returned after %v", d)
+			release := make(chan struct{})
+			defer close(release)
+			reg := NewRegistry(tt.reg...)
+			reg.MustAdd(stuck("slow", release, tt.tool...))
+			if tt.tool == nil {
+				reg.MustAdd(blockingDyn{release}) // a hand-written tool runs on a goroutine of its own, Invoke and all
 			}
-			if !errors.Is(out.Err, tt.want) {
-				t.Errorf("got %+v, want %v", out, tt.want)
+			var seen Output
+			reg.Use(func(next Handler) Handler {
+				return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
+					seen = next.HandleCall(ctx, call)
+					seen.Text = "seen: " + seen.Text
+					return seen
+				})
+			})
+			for _, name := range []string{"slow", "dyn_block"} {
+				if _, ok := reg.Lookup(name); !ok {
+					continue
+				}
+				ctx, cancel := tt.ctx()
+				defer cancel()
+				start := time.Now()
+				out := reg.Call(ctx, name, nil)
+				if d := time.Since(start); d > time.Second {
+					t.Errorf("%s: returned after %v", name, d)
+				}
+				if !errors.Is(seen.Err, ErrTimeout) || !strings.HasPrefix(seen.Text, `seen: tool "`+name+`" did not finish`) {
+					t.Errorf("%s: the middleware saw %+v, want the timeout", name, seen)
+				}
+				if diff := cmp.Diff(seen, out, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+					t.Errorf("%s: the caller got another Output than the middleware's (-middleware +caller):\n%s", name, diff)
+				}
 			}
 		})
 	}

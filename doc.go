@@ -16,10 +16,20 @@
 //
 // A Registry holds tools of any types by name, lists them for the model and
 // dispatches the model's calls (Call, CallAll). Every failure of a call
-// (unknown tool, invalid arguments, a tool error, a panic, a cancelled
-// context) is an Output with IsError set and a message the model can act
-// on, plus Err for the host; nothing panics and nothing internal reaches
-// the model.
+// (unknown tool, invalid arguments, a tool error, a panic, a timeout, a
+// cancelled context) is an Output with IsError set, a Text the model reads
+// and Err for the host; nothing panics.
+//
+// What reaches the model on failure: the library's own texts, which hold
+// nothing internal (a panic's value and stack stay in Err), and a tool's
+// own error, verbatim. A function's error is its message to the model:
+// Output.Text is err.Error(), the text of every error it wraps included,
+// so that the model can act on it ("no station near Lyon; try a larger
+// city"). An error passed up from a database, an HTTP client or the file
+// system may hold what the model must not read (a DSN, a host, a path, a
+// token): add ErrorText to the registry, and the model reads your text
+// instead while Err keeps the error (one line:
+// reg.Use(toolreg.ErrorText(func(error) string { return "the service is unavailable" }))).
 //
 // Test a tool as the plain function it is with Tool.Call, and the model's
 // path with Tool.Invoke.

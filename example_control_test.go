@@ -274,9 +274,9 @@ func ExampleWithCallInfo() {
 	// step 2, attempt 1, my-loop
 }
 
-// A registry's timeout bounds every call, middleware included; a tool that
-// ignores its context still answers on time, and the calls left running
-// are counted.
+// A registry's timeout bounds every call; a tool that ignores its context
+// still answers on time, its middleware sees the timeout then, and the
+// calls left running are counted.
 func ExampleWithDefaultTimeout() {
 	release := make(chan struct{})
 	defer close(release)

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
@@ -88,3 +90,99 @@ func TestLoggingKeepsArgumentsOut(t *testing.T) {
 		})
 	}
 }
+
+// syncBuffer is a log's output written by one goroutine and read by the
+// test's.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) lines() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.buf.Len() == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimSpace(b.buf.String()), "\n")
+}
+
+// TestLoggingATimeoutWhenItHappens: a tool that ignores its 100 ms
+// deadline (the tool's, the registry's or the caller's) is logged as the
+// timeout the caller got, by the time the call returns, give or take a
+// moment; what the tool returns later is not logged at all.
+func TestLoggingATimeoutWhenItHappens(t *testing.T) {
+	const d = 100 * time.Millisecond
+	for _, tc := range []struct {
+		name  string
+		reg   []toolreg.RegistryOption
+		tool  []toolreg.Option
+		ctx   func() (context.Context, context.CancelFunc)
+		error string // the log's error kind
+	}{
+		{"tool timeout", nil, []toolreg.Option{toolreg.WithTimeout(d)}, background, "tool call timed out"},
+		{"registry timeout", []toolreg.RegistryOption{toolreg.WithDefaultTimeout(d)}, nil, background, "tool call timed out"},
+		{"caller deadline", nil, nil, func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), d)
+		}, "tool call timed out"},
+		{"caller cancels", nil, nil, func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(d, cancel)
+			return ctx, cancel
+		}, "context canceled"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			release, returned := make(chan struct{}), make(chan struct{})
+			reg := toolreg.NewRegistry(tc.reg...)
+			reg.MustAdd(toolreg.MustNew("slow", "Ignores its deadline.", func(context.Context, struct{}) (string, error) {
+				<-release
+				defer close(returned)
+				return "done", nil
+			}, tc.tool...))
+			var log syncBuffer
+			reg.Use(toolreg.Logging(slog.New(slog.NewJSONHandler(&log, nil))))
+			ctx, cancel := tc.ctx()
+			defer cancel()
+
+			out := reg.Call(ctx, "slow", nil)
+			if !out.IsError {
+				t.Fatalf("the caller got %+v", out)
+			}
+			grace := time.Now().Add(50 * time.Millisecond)
+			for len(log.lines()) == 0 && time.Now().Before(grace) {
+				time.Sleep(time.Millisecond)
+			}
+			check := func(when string) {
+				t.Helper()
+				lines := log.lines()
+				if len(lines) != 1 {
+					t.Fatalf("%s: %d lines logged:\n%s", when, len(lines), strings.Join(lines, "\n"))
+				}
+				var got map[string]any
+				if err := json.Unmarshal([]byte(lines[0]), &got); err != nil {
+					t.Fatalf("%s: %v: %q", when, err, lines[0])
+				}
+				delete(got, "time")
+				delete(got, "duration")
+				want := map[string]any{"level": "WARN", "msg": "tool call failed", "tool": "slow", "call_id": "", "args_bytes": 0.0, "error": tc.error}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("%s: log line (-want +got):\n%s", when, diff)
+				}
+			}
+			check("when the call returned")
+
+			close(release) // the tool now returns "done", which nobody reads
+			<-returned
+			time.Sleep(20 * time.Millisecond)
+			check("after the tool returned")
+		})
+	}
+}
+
+func background() (context.Context, context.CancelFunc) { return context.Background(), func() {} }

@@ -45,8 +45,11 @@ func (r *Registry) Use(mws ...Middleware) {
 
 // Logging logs every call at Info (Warn when it failed): the tool, the
 // call ID, the size of the arguments, the duration and, on failure, its
-// kind (the text of the sentinel it wraps, such as "invalid arguments")
-// and, for invalid arguments, the paths of the fields at fault. It never
+// kind (the text of the sentinel it wraps, such as "invalid arguments" or
+// "tool call timed out"; "context canceled" for a cancelled call) and, for
+// invalid arguments, the paths of the fields at fault. A call that runs
+// past its deadline is logged as the timeout the caller gets, when it gets
+// it; what a tool that ignores its context returns later is not logged. It never
 // logs what the model sent: not the arguments, and not the error's text,
 // which quotes them (see ArgumentError) or holds whatever a tool or a
 // panic put there. To log those details, write a middleware that reads
@@ -85,7 +88,7 @@ func Logging(logger *slog.Logger) Middleware {
 // comes first: it wraps ErrToolFailed and whatever the tool wrapped, which
 // may be another sentinel.
 var errorKinds = []error{ErrStopRun, ErrToolFailed, ErrToolPanic, ErrUnknownTool, ErrInvalidArguments,
-	ErrTimeout, ErrInvalidResult, ErrInternal}
+	ErrTimeout, ErrInvalidResult, ErrInternal, context.Canceled}
 
 // errorKind names the sentinel err wraps, "other" for an error of a
 // middleware that wraps none.
@@ -98,12 +101,15 @@ func errorKind(err error) string {
 	return "other"
 }
 
-// ErrorText rewrites what the model reads when a tool returns an error:
-// text(err) replaces the error's own text, so that secrets or internal
+// ErrorText rewrites what the model reads when a tool returns an error,
+// which otherwise reaches it verbatim (see New): text(err) replaces the
+// error's own text, a StopRun's included, so that secrets or internal
 // details in errors stay with the host (Output.Err keeps everything).
 // Failures that are not the tool's own error (invalid arguments, unknown
 // tool, panic, timeout) keep their text, which holds nothing internal, and
-// so does a Retry, whose text the tool wrote for the model.
+// so does a Retry, whose text the tool wrote for the model. Use it with
+// Registry.Use on any registry whose tools pass up errors they did not
+// write.
 func ErrorText(text func(err error) string) Middleware {
 	return func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {

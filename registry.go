@@ -80,9 +80,10 @@ func WithMaxConcurrency(n int) RegistryOption {
 }
 
 // WithDefaultTimeout bounds every call of the registry's tools to d, on
-// top of a tool's own WithTimeout (the shorter wins). The bound holds for
-// the whole call, middleware included: a tool or a middleware that ignores
-// its context still yields a timeout result on time; see WithTimeout.
+// top of a tool's own WithTimeout (the shorter wins). The middleware runs
+// under the same deadline and gets the timeout Output from the tool's
+// Handler at the deadline, even from a tool that ignores its context; see
+// WithTimeout.
 func WithDefaultTimeout(d time.Duration) RegistryOption {
 	return RegistryOption{func(r *Registry) { r.timeout = d }}
 }
@@ -240,9 +241,11 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 
 // handle runs one call through the middleware, within the call's
 // deadline: the caller's, the registry's WithDefaultTimeout and the tool's
-// WithTimeout, the shortest. When the context can end, the whole call runs
-// on a goroutine of its own, so that it returns on time whatever a
-// middleware or the tool does. A panicking middleware is an Output too.
+// WithTimeout, the shortest. The middleware runs on the caller's
+// goroutine; the tool, when the context can end, on a goroutine of its own
+// (see dispatch), so that at the deadline the middleware sees the timeout
+// Output the caller gets, and logs, traces and counts the call as that. A
+// panicking middleware is an Output too.
 func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	if r.view != nil {
 		return r.view.handle(ctx, call)
@@ -258,27 +261,15 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	if n := r.abandoned.Load(); r.maxAbandoned > 0 && n >= int64(r.maxAbandoned) {
 		return overloadedOutput(call.Name, n)
 	}
-	timeout := r.timeout
-	if snap := r.snap.Load(); snap.timeouts {
-		if d := toolTimeout(snap.byName[call.Name]); d > 0 && (timeout == 0 || d < timeout) {
-			timeout = d
-		}
-	}
-	if timeout > 0 {
+	if timeout := r.timeoutOf(r.snap.Load(), call.Name); timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, timeout)
 		defer cancel()
 	}
 	c := r.chain.Load()
-	bounded := ctx.Done() != nil
-	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call), bounded: bounded}}
-	rc, ctx := &cc.rc, context.Context(cc)
-	if bounded {
-		out = bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return c.h.HandleCall(ctx, call) })
-	} else {
-		out = c.h.HandleCall(ctx, call)
-	}
-	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && !rc.reached.Load() {
+	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call)}}
+	out = c.h.HandleCall(cc, call)
+	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && cc.rc.reached.Load() == nil {
 		// A middleware answered with an empty Output without calling the
 		// tool: a bug, not an empty success.
 		return Output{
@@ -290,18 +281,41 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	return out
 }
 
-// dispatch is the innermost Handler: lookup and the tool.
+// timeoutOf is the registry's timeout of a call of the tool named name:
+// the registry's WithDefaultTimeout or the tool's own, the shorter; 0 for
+// none.
+func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
+	timeout := r.timeout
+	if snap.timeouts {
+		if d := toolTimeout(snap.byName[name]); d > 0 && (timeout == 0 || d < timeout) {
+			timeout = d
+		}
+	}
+	return timeout
+}
+
+// dispatch is the innermost Handler: lookup and the tool. Under a context
+// that can end, the tool's function runs on a goroutine of its own and
+// dispatch returns a timeout or cancellation Output as soon as the context
+// is done, whatever the function does (see bound). A Tool checks and
+// decodes its arguments on the caller's goroutine and bounds only its
+// function (Tool.call): a new goroutine's stack then stays small. Any
+// other AnyTool runs on a goroutine of its own, Invoke and all.
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
 	t, ok := snap.byName[call.Name]
-	if rc := registryCallOf(ctx); rc != nil {
-		rc.reached.Store(true)
+	rc := registryCallOf(ctx)
+	if rc != nil {
+		rc.reached.Store(r)
 		if rc.refusal != nil {
 			return *rc.refusal
 		}
 	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
+	}
+	if _, ok := t.(recovering); !ok && ctx.Done() != nil {
+		return bound(ctx, call.Name, r.timeoutOf(snap, call.Name), &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
 	}
 	return invoke(ctx, t, call)
 }

@@ -304,3 +304,52 @@ func FuzzRegistryCall(f *testing.F) {
 		}
 	})
 }
+
+// TestWhatAToolsErrorTellsTheModel: a tool's own error reaches the model
+// verbatim, wrapped errors included, unless the registry uses ErrorText;
+// either way Err keeps the whole error for the host, and a Retry's text,
+// written for the model, is kept.
+func TestWhatAToolsErrorTellsTheModel(t *testing.T) {
+	dsn := errors.New(`connecting to "postgres://admin:hunter2@10.0.0.7:5432/orders": password authentication failed`)
+	tool := MustNew("orders", "Lists orders.", func(_ context.Context, a struct {
+		Retry bool `json:"retry,omitempty"`
+	}) (string, error) {
+		if a.Retry {
+			return "", Retry(errors.New("say which month; the orders are kept by month"))
+		}
+		return "", fmt.Errorf("loading orders: %w", dsn)
+	})
+	const generic = "the order database is unavailable; go on without it"
+	for _, tc := range []struct {
+		name      string
+		mws       []Middleware
+		args      string
+		text      string // what the model reads
+		wantError error
+	}{
+		{"default: verbatim", nil, `{}`,
+			`loading orders: connecting to "postgres://admin:hunter2@10.0.0.7:5432/orders": password authentication failed`, dsn},
+		{"ErrorText", []Middleware{ErrorText(func(error) string { return generic })}, `{}`, generic, dsn},
+		{"ErrorText keeps a Retry's text", []Middleware{ErrorText(func(error) string { return generic })}, `{"retry":true}`,
+			"say which month; the orders are kept by month\nFix this and call the tool again.", ErrRetry},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			reg := NewRegistry()
+			reg.MustAdd(tool)
+			reg.Use(tc.mws...)
+			for _, ctx := range []context.Context{context.Background(), t.Context()} { // inline and on a goroutine of its own
+				out := reg.Call(ctx, "orders", json.RawMessage(tc.args))
+				if diff := cmp.Diff(tc.text, out.Text); diff != "" {
+					t.Errorf("the model reads (-want +got):\n%s", diff)
+				}
+				if !out.IsError || !errors.Is(out.Err, ErrToolFailed) || !errors.Is(out.Err, tc.wantError) {
+					t.Errorf("Err = %v, want one matching ErrToolFailed and %v", out.Err, tc.wantError)
+				}
+			}
+		})
+	}
+	// Tool.Invoke is the model's path without a registry: verbatim.
+	if out := tool.Invoke(context.Background(), nil); !strings.Contains(out.Text, "hunter2") || !errors.Is(out.Err, dsn) {
+		t.Errorf("Invoke: %+v", out)
+	}
+}

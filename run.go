@@ -35,8 +35,9 @@ var ErrStopRun = errors.New("the tool stopped the run")
 
 // StopRun wraps err so that a runner stops after the current turn; use it
 // when going on would be pointless or harmful (a budget is spent, a human
-// must decide). The model still reads err's text as the tool's result, and
-// the run's error matches both ErrStopRun and err. err may be nil.
+// must decide). The model still reads err's text as the tool's result
+// (ErrorText's text instead, under that middleware), and the run's error
+// matches both ErrStopRun and err. err may be nil.
 func StopRun(err error) error { return &controlError{sentinel: ErrStopRun, err: err} }
 
 // ErrInterrupt marks a call that paused its run to ask the host a question

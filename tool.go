@@ -155,6 +155,13 @@ func WithTitle(title string) Option {
 // many tools stays cheap; whatever could keep it from compiling, a pattern
 // or a type's own JSONSchema(), is compiled here.)
 //
+// The function's error reaches the model verbatim: the Output's Text is
+// err.Error(), the text of the errors it wraps included, and its Err wraps
+// ErrToolFailed and err. Write errors the model may read, saying what to
+// do; keep errors from below (a driver's, a client's), which may hold
+// secrets, from reaching it with ErrorText on the registry. Retry,
+// StopRun and Interrupt say more than an error; see them.
+//
 // Schema rules: a field is required unless it is a pointer, has omitempty
 // or omitzero, or has a default (jsonschema:"default=..."), which is
 // applied when the model leaves the field out. Descriptions come from
@@ -330,8 +337,6 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 // defaults filled in), calls the function and encodes its result. Empty,
 // blank or null args mean {}. Invoke never panics; every failure is an
 // Output with IsError set, a message for the model and Err for the host.
-func (t *Tool[A, R]) recovers() {}
-
 func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -361,11 +366,18 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context. Under a registry, which bounds the whole call (middleware
-// included), it runs on the registry's goroutine.
+// context. Under a registry whose call can end, the registry's deadline
+// (its timeout and the tool's already applied) bounds it, and abandoned
+// functions count toward the registry's WithMaxAbandoned.
 func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
-	if boundByRegistry(ctx) {
-		return t.run(ctx, a)
+	if t.opts.timeout == 0 && ctx.Done() == nil {
+		return t.run(ctx, a) // nothing can end the call
+	}
+	if r := dispatching(ctx, t.name); r != nil {
+		if ctx.Done() == nil { // a middleware passed on a context that cannot end
+			return t.run(ctx, a)
+		}
+		return bound(ctx, t.name, r.timeoutOf(r.snap.Load(), t.name), &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })
 	}
 	if t.opts.timeout > 0 {
 		var cancel context.CancelFunc
@@ -379,6 +391,9 @@ func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
 	}
 	return bound(ctx, t.name, t.opts.timeout, nil, func(ctx context.Context) Output { return t.run(ctx, a) })
 }
+
+// recovers marks Invoke as turning its own panics into Outputs.
+func (t *Tool[A, R]) recovers() {}
 
 func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 	defer func() {
@@ -397,9 +412,9 @@ func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 }
 
 // Timeout returns the tool's own timeout (WithTimeout), 0 for none. A
-// registry applies it around the whole call, middleware included; a host
-// that runs calls elsewhere (a durable workflow's activities) bounds them
-// with it.
+// registry applies it to the whole call, the middleware's context
+// included; a host that runs calls elsewhere (a durable workflow's
+// activities) bounds them with it.
 func (t *Tool[A, R]) Timeout() time.Duration { return t.opts.timeout }
 
 func (t *Tool[A, R]) encode(res R) Output {

@@ -48,9 +48,8 @@ type span struct {
 	Events []string // names
 }
 
-// ended waits until n spans have ended (a call abandoned at its deadline
-// ends its span later) and returns them, in order of their names and
-// attributes.
+// ended waits until n spans have ended, at most 5 seconds, and returns
+// them in order of their names and attributes.
 func (r *recorder) ended(t testing.TB, n int) []span {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
@@ -106,9 +105,8 @@ type point struct {
 	Value  int64
 }
 
-// collectN waits until n metric points have been recorded (a call
-// abandoned at its deadline records its metrics later), and returns them as
-// collect does.
+// collectN waits until n metric points have been recorded, and returns
+// them as collect does.
 func (r *recorder) collectN(t testing.TB, n int) []point {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)

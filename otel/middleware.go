@@ -2,7 +2,6 @@ package otel
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/toolreg/toolreg"
@@ -30,6 +29,11 @@ import (
 //     invalid_result, internal, canceled; _OTHER for an error of another
 //     middleware) and status Error. A call that asks the host a question
 //     (toolreg.Interrupt) is a pause, not a failure.
+//
+// A call that runs past its deadline is recorded as the timeout the caller
+// gets, when it gets it (the registry gives the middleware that Output at
+// the deadline); what a tool that ignores its context returns later is
+// dropped, and recorded nowhere.
 //
 // The span is a child of the span in the call's context: the run's, under
 // an Observer; the MCP client's, through package otelmcp.
@@ -133,20 +137,10 @@ func (m *toolMeter) handle(ctx context.Context, call toolreg.ToolCall, next tool
 	if timed {
 		end = time.Now()
 	}
+	// The Output is the one the caller gets: at the call's deadline the
+	// registry hands the middleware its timeout Output, so the outcome is
+	// what the model reads, recorded when the caller reads it.
 	outcome := callOutcome(out)
-	late := false
-	if outcome == outcomeOK {
-		if err := ctx.Err(); err != nil {
-			// The call's deadline passed, or its caller gave up, before the
-			// tool returned: the registry has most likely answered the
-			// caller with a timeout or a cancellation already and dropped
-			// this Output, so count the call as what the caller saw.
-			outcome, late = "canceled", true
-			if errors.Is(err, context.DeadlineExceeded) {
-				outcome = "timeout"
-			}
-		}
-	}
 	failed := outcome != outcomeOK && outcome != outcomeInterrupted
 	run := runOf(ctx)
 	agent := ""
@@ -175,9 +169,6 @@ func (m *toolMeter) handle(ctx context.Context, call toolreg.ToolCall, next tool
 			}
 		}
 		switch {
-		case late:
-			span.AddEvent("the call's context ended before the tool returned")
-			fallthrough
 		case failed:
 			span.SetAttributes(semconv.ErrorTypeKey.String(outcome))
 			span.SetStatus(codes.Error, m.statusText(out, outcome))

@@ -122,8 +122,7 @@ func TestMiddlewareOutcomes(t *testing.T) {
 		{"panic", "crash", `{}`, toolSpan("crash", "panic"), toolPoints("crash", "panic")},
 		{"invalid result", "nan", `{}`, toolSpan("nan", "invalid_result"), toolPoints("nan", "invalid_result")},
 		{"timeout", "wait", `{}`, toolSpan("wait", "timeout"), toolPoints("wait", "timeout")},
-		{"timeout, tool ignores it", "stuck", `{}`,
-			toolSpan("stuck", "timeout", "the call's context ended before the tool returned"), toolPoints("stuck", "timeout")},
+		{"timeout, tool ignores it", "stuck", `{}`, toolSpan("stuck", "timeout"), toolPoints("stuck", "timeout")},
 		{"unknown tool", "get_wether", `{}`, toolSpan("get_wether", "unknown_tool"), toolPoints("_OTHER", "unknown_tool")},
 		{"another middleware's error", "forbidden", `{}`, toolSpan("forbidden", "_OTHER"), toolPoints("forbidden", "_OTHER")},
 	} {
@@ -248,4 +247,47 @@ func TestMiddlewareDuration(t *testing.T) {
 	if diff := cmp.Diff([]float64{want}, got); diff != "" || want < 0.02 {
 		t.Errorf("gen_ai.execute_tool.duration (-span's +metric's), span %vs:\n%s", want, diff)
 	}
+}
+
+// TestMiddlewareRecordsATimeoutWhenItHappens checks that a call of a tool
+// that ignores its 100 ms timeout is recorded as the timeout the caller
+// read, by the time the call returns (give or take a moment), and that
+// what the tool returns later is recorded nowhere.
+func TestMiddlewareRecordsATimeoutWhenItHappens(t *testing.T) {
+	release := make(chan struct{})
+	returned := make(chan struct{})
+	rec := newRecorder(t)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("slow", "Ignores its deadline.", func(context.Context, struct{}) (string, error) {
+		<-release
+		defer close(returned)
+		return "done", nil
+	}, toolreg.WithTimeout(100*time.Millisecond)))
+	reg.Use(toolotel.Middleware(rec.opts...))
+
+	out := reg.CallAll(context.Background(), []toolreg.ToolCall{{ID: "call_1", Name: "slow"}})[0]
+	if !errors.Is(out.Err, toolreg.ErrTimeout) {
+		t.Fatalf("the caller got %+v, want a timeout", out)
+	}
+	// A moment's grace: the span and the metrics are recorded before the
+	// call returns, but the test asks no more than "at the deadline".
+	grace := time.Now().Add(50 * time.Millisecond)
+	for len(rec.spans.Ended()) == 0 && time.Now().Before(grace) {
+		time.Sleep(time.Millisecond)
+	}
+	check := func(when string) {
+		t.Helper()
+		if diff := cmp.Diff([]span{toolSpan("slow", "timeout")}, rec.ended(t, len(rec.spans.Ended()))); diff != "" {
+			t.Errorf("%s: spans (-want +got):\n%s", when, diff)
+		}
+		if diff := cmp.Diff(toolPoints("slow", "timeout"), rec.collect(t)); diff != "" {
+			t.Errorf("%s: metrics (-want +got):\n%s", when, diff)
+		}
+	}
+	check("when the call returned")
+
+	close(release) // the tool now returns "done", which nobody reads
+	<-returned
+	time.Sleep(20 * time.Millisecond)
+	check("after the tool returned")
 }
