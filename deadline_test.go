@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -206,5 +207,35 @@ func TestOnAddListenersInOrderAndAPanicCannotBreakAdd(t *testing.T) {
 	}
 	if !strings.Contains(logged.String(), "listener bug") || strings.Count(logged.String(), "OnAdd listener panicked") != 3 {
 		t.Errorf("log:\n%s", logged.String())
+	}
+}
+
+// TestMiddlewareSeesAnOverloadedRefusal: a call refused because too many
+// calls run past their deadline is recorded by the middleware, with the
+// refusal the model reads, and the tool does not run.
+func TestMiddlewareSeesAnOverloadedRefusal(t *testing.T) {
+	release := make(chan struct{})
+	defer close(release)
+	r := NewRegistry(WithDefaultTimeout(5*time.Millisecond), WithMaxAbandoned(1))
+	var ran atomic.Int64
+	r.MustAdd(stuck("slow", release), MustNew("count", "Counts.", func(context.Context, struct{}) (string, error) {
+		ran.Add(1)
+		return "ok", nil
+	}))
+	var seen []error
+	r.Use(func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
+			out := next.HandleCall(ctx, call)
+			seen = append(seen, out.Err)
+			return out
+		})
+	})
+	r.Call(context.Background(), "slow", nil) // abandoned: the bound is reached
+	out := r.Call(context.Background(), "count", nil)
+	if !errors.Is(out.Err, ErrOverloaded) || ran.Load() != 0 {
+		t.Fatalf("out %+v, the tool ran %d times", out, ran.Load())
+	}
+	if len(seen) != 2 || !errors.Is(seen[1], ErrOverloaded) {
+		t.Errorf("the middleware saw %v", seen)
 	}
 }

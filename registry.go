@@ -259,7 +259,7 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 		ctx = context.Background()
 	}
 	if n := r.abandoned.Load(); r.maxAbandoned > 0 && n >= int64(r.maxAbandoned) {
-		return overloadedOutput(call.Name, n)
+		return r.Refuse(ctx, call, overloadedOutput(call.Name, n)) // the middleware records the refusal
 	}
 	if timeout := r.timeoutOf(r.snap.Load(), call.Name); timeout > 0 {
 		var cancel context.CancelFunc
