@@ -18,8 +18,10 @@ import (
 // validator every call is checked with, as a closed document (a $ref,
 // $schema or $id that reaches outside it is refused: nothing is loaded,
 // from files or the network; the drafts' meta-schemas are built in),
-// expand to no more than DefaultMaxSchemaNodes subschemas (see
-// WithMaxSchemaNodes), and describe an object. Calls are
+// expand to no more than DefaultMaxSchemaNodes subschemas, and make the
+// validator apply no more than as many along one path of arguments as
+// deep as WithMaxDepth lets them nest (see WithMaxSchemaNodes), and
+// describe an object. Calls are
 // validated against it before fn runs, with the same messages and limits
 // as typed tools, and fn receives the arguments' bytes (empty arguments
 // read as {}). They take the validator's path, with no one-pass path
@@ -111,6 +113,12 @@ func WithOutputSchema(schema json.RawMessage) Option {
 // validator would walk on every call; walking 20,000 costs it about 4 MiB
 // and 10ms for one value, as much as a call's arguments may cost within
 // DefaultMaxValues.
+//
+// The same number bounds the validator's work along one path of
+// arguments: where two branches that apply to one value (allOf, anyOf,
+// oneOf, two references) each recurse into the same child, the work
+// doubles with each level the arguments nest, and such a schema is
+// refused unless WithMaxDepth keeps the arguments shallow enough.
 const DefaultMaxSchemaNodes = 20_000
 
 // WithMaxSchemaNodes bounds the expanded size of the schemas NewDynamic

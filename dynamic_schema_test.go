@@ -170,3 +170,30 @@ func TestNewDynamicBoundsTheExpandedSize(t *testing.T) {
 		})
 	}
 }
+
+// TestNewDynamicBoundsTheWorkOfOneCall: a schema whose branches recurse
+// into the same child (146 bytes; its validation doubles with each level
+// of the arguments) is refused at the default depth, and declared when
+// WithMaxDepth keeps the arguments shallow, where a deep call is refused
+// before the validator walks it.
+func TestNewDynamicBoundsTheWorkOfOneCall(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","$defs":{"n":{"allOf":[{"properties":{"a":{"$ref":"#/$defs/n"}}},{"properties":{"a":{"$ref":"#/$defs/n"}}}]}},"properties":{"a":{"$ref":"#/$defs/n"}}}`)
+	fn := func(context.Context, json.RawMessage) (string, error) { return "ok", nil }
+	_, err := NewDynamic("deep", "Deep.", schema, fn)
+	if !errors.Is(err, ErrInvalidDeclaration) || !strings.Contains(err.Error(), "WithMaxDepth") {
+		t.Fatalf("err = %v", err)
+	}
+	tool, err := NewDynamic("deep", "Deep.", schema, fn, WithMaxDepth(10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nest := func(n int) json.RawMessage {
+		return json.RawMessage(strings.Repeat(`{"a":`, n) + "{}" + strings.Repeat("}", n))
+	}
+	if out := tool.Invoke(context.Background(), nest(8)); out.IsError {
+		t.Errorf("8 levels: %s", out.Text)
+	}
+	if out := tool.Invoke(context.Background(), nest(30)); !errors.Is(out.Err, ErrInvalidArguments) {
+		t.Errorf("30 levels: %+v", out)
+	}
+}

@@ -99,6 +99,9 @@ func CompileDynamic(schema json.RawMessage, limits Limits) (*Checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the schema %w", err)
 	}
+	if err := checkWork(v, limits.MaxDepth, limits.MaxSchemaNodes); err != nil {
+		return nil, fmt.Errorf("the schema %w", err)
+	}
 	if v.Types == nil || v.Types.IsEmpty() || len(v.Types.ToStrings()) != 1 || v.Types.ToStrings()[0] != "object" {
 		return nil, fmt.Errorf(`the schema must describe an object ("type": "object"): every provider passes arguments as one JSON object`)
 	}
