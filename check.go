@@ -100,6 +100,14 @@ func (r *Registry) Refuse(ctx context.Context, call ToolCall, out Output) (res O
 	if !c.middleware {
 		return out
 	}
-	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call), refusal: &out}}
-	return c.h.HandleCall(cc, call)
+	cc := &callContext{Context: context.WithValue(ctx, refusalKey{}, &out), rc: registryCall{info: callInfoFor(ctx, call)}}
+	return c.refuse.HandleCall(cc, call)
+}
+
+type refusalKey struct{}
+
+// refused is the innermost Handler of Refuse: the refusal, in place of the
+// tool.
+func refused(ctx context.Context, _ ToolCall) Output {
+	return *ctx.Value(refusalKey{}).(*Output)
 }

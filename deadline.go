@@ -80,7 +80,6 @@ type registryCall struct {
 	// own): a Tool bounds its function within the registry's deadline and
 	// bound on abandoned calls (see Tool.call).
 	reached atomic.Pointer[Registry]
-	refusal *Output // Refuse: the Output the call gets in place of the tool's
 }
 
 type registryCallKey struct{}

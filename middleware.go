@@ -40,7 +40,11 @@ func (r *Registry) Use(mws ...Middleware) {
 	for i := len(r.mws) - 1; i >= 0; i-- {
 		h = r.mws[i](h)
 	}
-	r.chain.Store(&chain{h: h, middleware: len(r.mws) > 0})
+	var refuse Handler = HandlerFunc(refused)
+	for i := len(r.mws) - 1; i >= 0; i-- {
+		refuse = r.mws[i](refuse)
+	}
+	r.chain.Store(&chain{h: h, refuse: refuse, middleware: len(r.mws) > 0})
 }
 
 // Logging logs every call at Info (Warn when it failed): the tool, the

@@ -44,6 +44,7 @@ type Registry struct {
 // wraps the registry's dispatch in it.
 type chain struct {
 	h          Handler
+	refuse     Handler // the middleware around a refusal (Refuse) in place of dispatch
 	middleware bool
 }
 
@@ -120,7 +121,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 		r.logger = slog.Default()
 	}
 	r.snap.Store(&snapshot{byName: map[string]AnyTool{}})
-	r.chain.Store(&chain{h: HandlerFunc(r.dispatch)})
+	r.chain.Store(&chain{h: HandlerFunc(r.dispatch), refuse: HandlerFunc(refused)})
 	return r
 }
 
@@ -307,9 +308,6 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	rc := registryCallOf(ctx)
 	if rc != nil {
 		rc.reached.Store(r)
-		if rc.refusal != nil {
-			return *rc.refusal
-		}
 	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
