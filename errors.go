@@ -42,6 +42,12 @@ var (
 	// error names the tool and the field; adapters never send a weaker
 	// schema instead.
 	ErrUnsupportedSchema = errors.New("tool schema cannot be expressed in the provider's dialect")
+	// ErrNotOffered: a runner refused a call of a tool the step did not
+	// offer the model (agent.ErrNotOffered is the same error).
+	ErrNotOffered = errors.New("the tool is not offered in this step")
+	// ErrRepeatedCall: a runner refused a call that had already run in its
+	// turn (agent.ErrRepeatedCall is the same error).
+	ErrRepeatedCall = errors.New("the call has already run")
 )
 
 // DeclarationError says why New refused an Args or Result type: the field

@@ -186,3 +186,16 @@ func TestLoggingATimeoutWhenItHappens(t *testing.T) {
 }
 
 func background() (context.Context, context.CancelFunc) { return context.Background(), func() {} }
+
+// TestLoggingNamesARunnersRefusal: a call a runner refused (Refuse) is
+// logged with the kind of its refusal.
+func TestLoggingNamesARunnersRefusal(t *testing.T) {
+	var buf bytes.Buffer
+	r := toolreg.NewRegistry()
+	r.Use(toolreg.Logging(slog.New(slog.NewTextHandler(&buf, nil))))
+	r.Refuse(context.Background(), toolreg.ToolCall{ID: "c1", Name: "echo"},
+		toolreg.Output{Text: "not now", IsError: true, Err: fmt.Errorf("%w: step 1", toolreg.ErrNotOffered)})
+	if got := buf.String(); !strings.Contains(got, `error="the tool is not offered in this step"`) || !strings.Contains(got, "level=WARN") {
+		t.Errorf("logged %s", got)
+	}
+}

@@ -91,7 +91,7 @@ func Logging(logger *slog.Logger) Middleware {
 // errorKinds are the sentinels a failure is named by. A tool's own error
 // comes first: it wraps ErrToolFailed and whatever the tool wrapped, which
 // may be another sentinel.
-var errorKinds = []error{ErrStopRun, ErrToolFailed, ErrToolPanic, ErrUnknownTool, ErrInvalidArguments, ErrOverloaded,
+var errorKinds = []error{ErrStopRun, ErrToolFailed, ErrToolPanic, ErrUnknownTool, ErrInvalidArguments, ErrOverloaded, ErrNotOffered, ErrRepeatedCall,
 	ErrTimeout, ErrInvalidResult, ErrInternal, context.Canceled}
 
 // errorKind names the sentinel err wraps, "other" for an error of a

@@ -153,12 +153,12 @@ var ErrInvalidStep = errors.New("invalid step")
 // ErrNotOffered: the model called a tool the step did not offer it (hidden
 // by PrepareStep, outside the step's tool choice, or while the choice is
 // None). The call does not run; the model reads which tools it may call.
-var ErrNotOffered = errors.New("the tool is not offered in this step")
+var ErrNotOffered = toolreg.ErrNotOffered
 
 // ErrRepeatedCall: the model, a stream or a stored State asked again for a
 // call that has already run in the run (the same call id). It does not run
 // again; the model reads that it ran.
-var ErrRepeatedCall = errors.New("the call has already run")
+var ErrRepeatedCall = toolreg.ErrRepeatedCall
 
 // ErrBrokenStream: a model's response broke the rules of a response: two
 // calls with one id, or, streamed, a call handed over twice, more of a

@@ -82,6 +82,9 @@ var callKinds = []struct {
 	{toolreg.ErrTimeout, "timeout"},
 	{toolreg.ErrInvalidResult, "invalid_result"},
 	{toolreg.ErrInternal, "internal"},
+	{toolreg.ErrOverloaded, "overloaded"},
+	{toolreg.ErrNotOffered, "not_offered"},
+	{toolreg.ErrRepeatedCall, "repeated_call"},
 	{context.DeadlineExceeded, "timeout"},
 	{context.Canceled, "canceled"},
 }
