@@ -25,9 +25,11 @@ type Run struct {
 	Options  agent.Options
 	State    *agent.State // the run's state; a paused one when resuming
 
-	// Exec, when set, runs a turn's calls, each with its CallInfo, and
+	// Exec, when set, runs calls of a turn, each with its CallInfo, and
 	// returns their outputs in order (a durable workflow runs each as an
-	// activity); nil runs them through the registry at once.
+	// activity); nil runs them through the registry at once. A streaming
+	// model's early starts call it once per call, from up to the
+	// registry's MaxConcurrency goroutines at once.
 	Exec func(ctx context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output
 	// NewID, when set, makes up the id of a run that has none (a durable
 	// workflow's must be deterministic); by default 128 random bits.
