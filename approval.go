@@ -66,7 +66,7 @@ func (t *Tool[A, R]) NeedsApprovalFor(ctx context.Context, arguments json.RawMes
 		}
 	}()
 	var a A
-	if problems, err := t.check.Decode(arguments, reflect.ValueOf(&a).Elem()); err != nil || problems != nil {
+	if _, ok := t.decode(arguments, &a); !ok {
 		return false // refused when it runs, and the model reads why
 	}
 	if ctx == nil {

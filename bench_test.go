@@ -55,14 +55,7 @@ func BenchmarkRegistryCall(b *testing.B) {
 	reg := NewRegistry()
 	reg.MustAdd(MustNew("bench", "Benchmark tool.", benchFn))
 	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		out := reg.Call(ctx, "bench", benchJSON)
-		if out.IsError {
-			b.Fatal(out.Text)
-		}
-		benchSink = out.Text
-	}
+	benchCalls(b, reg, ctx)
 }
 
 // BenchmarkNew measures a declaration: reflection, post-processing and
@@ -124,14 +117,7 @@ func BenchmarkRegistryCallContexts(b *testing.B) {
 			}
 			ctx, cancel := bc.ctx()
 			defer cancel()
-			b.ReportAllocs()
-			for b.Loop() {
-				out := reg.Call(ctx, "bench", benchJSON)
-				if out.IsError {
-					b.Fatal(out.Text)
-				}
-				benchSink = out.Text
-			}
+			benchCalls(b, reg, ctx)
 		})
 	}
 }
@@ -143,6 +129,11 @@ func BenchmarkRegistryCallTimeout(b *testing.B) {
 	reg := NewRegistry(WithDefaultTimeout(time.Hour))
 	reg.MustAdd(MustNew("bench", "Benchmark tool.", benchFn))
 	ctx := context.Background()
+	benchCalls(b, reg, ctx)
+}
+
+// benchCalls measures reg.Call of the bench tool under ctx.
+func benchCalls(b *testing.B, reg *Registry, ctx context.Context) {
 	b.ReportAllocs()
 	for b.Loop() {
 		out := reg.Call(ctx, "bench", benchJSON)

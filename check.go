@@ -3,8 +3,6 @@ package toolreg
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"reflect"
 	"runtime/debug"
 )
 
@@ -21,19 +19,7 @@ func (t *Tool[A, R]) Check(arguments json.RawMessage) (out Output, ok bool) {
 		}
 	}()
 	var a A
-	problems, err := t.check.Decode(arguments, reflect.ValueOf(&a).Elem())
-	if err != nil {
-		return Output{Text: fmt.Sprintf("tool %q cannot check its arguments (an internal error, not caused by your arguments)", t.name), IsError: true,
-			Err: fmt.Errorf("%w: tool %q: %v", ErrInternal, t.name, err)}, false
-	}
-	if problems != nil {
-		ps := make([]Problem, len(problems))
-		for i, p := range problems {
-			ps[i] = Problem(p)
-		}
-		return invalidOutput(t.name, ps), false
-	}
-	return Output{}, true
+	return t.decode(arguments, &a)
 }
 
 // MaxArgumentBytes is the largest arguments the tool accepts, in bytes

@@ -350,19 +350,28 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out
 		return contextOutput(t.name, err, 0)
 	}
 	var a A
-	problems, err := t.check.Decode(arguments, reflect.ValueOf(&a).Elem())
+	if out, ok := t.decode(arguments, &a); !ok {
+		return out
+	}
+	return t.call(ctx, a)
+}
+
+// decode checks arguments and decodes them into a, as Invoke, Check and
+// NeedsApprovalFor do: ok, or the Output the model reads.
+func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
+	problems, err := t.check.Decode(arguments, reflect.ValueOf(a).Elem())
 	if err != nil {
 		return Output{Text: fmt.Sprintf("tool %q cannot check its arguments (an internal error, not caused by your arguments)", t.name), IsError: true,
-			Err: fmt.Errorf("%w: tool %q: %v", ErrInternal, t.name, err)}
+			Err: fmt.Errorf("%w: tool %q: %v", ErrInternal, t.name, err)}, false
 	}
 	if problems != nil {
 		ps := make([]Problem, len(problems))
 		for i, p := range problems {
 			ps[i] = Problem(p)
 		}
-		return invalidOutput(t.name, ps)
+		return invalidOutput(t.name, ps), false
 	}
-	return t.call(ctx, a)
+	return Output{}, true
 }
 
 // call runs the function within the tool's timeout and its caller's

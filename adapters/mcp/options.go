@@ -239,13 +239,7 @@ func OnChange(fn func(Change, error)) ImportOption {
 // that needs more fails with ErrListTooLong and changes nothing. Raise it
 // for a server that pages in small pages on purpose.
 func MaxListPages(n int) ImportOption {
-	return ImportOption{func(c *importConfig) {
-		if n < 1 {
-			c.errs = append(c.errs, fmt.Errorf("mcp: MaxListPages(%d): the bound must be at least 1", n))
-			return
-		}
-		c.bounds.pages = n
-	}}
+	return bound("MaxListPages", n, 1, "", func(b *bounds) { b.pages = n })
 }
 
 // MaxTools bounds the tools one listing of the server may hold,
@@ -254,13 +248,7 @@ func MaxListPages(n int) ImportOption {
 // with more tools, of which ImportOnly takes a part: the bound counts the
 // tools as listed.
 func MaxTools(n int) ImportOption {
-	return ImportOption{func(c *importConfig) {
-		if n < 1 {
-			c.errs = append(c.errs, fmt.Errorf("mcp: MaxTools(%d): the bound must be at least 1", n))
-			return
-		}
-		c.bounds.tools = n
-	}}
+	return bound("MaxTools", n, 1, "", func(b *bounds) { b.tools = n })
 }
 
 // MaxResultText bounds, in bytes, the text of one result of an imported
@@ -271,13 +259,7 @@ func MaxTools(n int) ImportOption {
 // the server refuses (a JSON-RPC error) is cut the same way. Raise it for a tool whose
 // long results the model needs whole; lower it for a small context.
 func MaxResultText(n int) ImportOption {
-	return ImportOption{func(c *importConfig) {
-		if n < 1000 {
-			c.errs = append(c.errs, fmt.Errorf("mcp: MaxResultText(%d): the bound must be at least 1000 bytes", n))
-			return
-		}
-		c.bounds.text = n
-	}}
+	return bound("MaxResultText", n, 1000, " bytes", func(b *bounds) { b.text = n })
 }
 
 // MaxResultMedia bounds, in bytes, the images, audio and files of one
@@ -286,12 +268,18 @@ func MaxResultText(n int) ImportOption {
 // not is left out, and a line of the text says which and why. Each
 // provider's adapter bounds them again by its own limits.
 func MaxResultMedia(n int) ImportOption {
+	return bound("MaxResultMedia", n, 1, "", func(b *bounds) { b.media = n })
+}
+
+// bound is an option that sets one of the bounds to n, refusing an n below
+// least (unit names what it counts, in the refusal).
+func bound(name string, n, least int, unit string, set func(*bounds)) ImportOption {
 	return ImportOption{func(c *importConfig) {
-		if n < 1 {
-			c.errs = append(c.errs, fmt.Errorf("mcp: MaxResultMedia(%d): the bound must be at least 1", n))
+		if n < least {
+			c.errs = append(c.errs, fmt.Errorf("mcp: %s(%d): the bound must be at least %d%s", name, n, least, unit))
 			return
 		}
-		c.bounds.media = n
+		set(&c.bounds)
 	}}
 }
 

@@ -395,8 +395,9 @@ func TestACancelledStepRecordsTheCallsThatRan(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 	// The call may have been cancelled before it ran; if it ran, it is
-	// recorded.
-	if len(infos) != len(r.State.Unsent) {
+	// recorded, and one cancelled as it started is recorded as one that
+	// may have run.
+	if len(infos) > len(r.State.Unsent) || len(r.State.Unsent) > 1 {
 		t.Errorf("%d calls ran, %d recorded", len(infos), len(r.State.Unsent))
 	}
 }

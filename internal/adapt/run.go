@@ -59,10 +59,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 	defer r.seal(&err)
 	st := r.State
 	info := r.Model.Info()
-	if st.Provider != "" && st.Provider != info.Provider {
-		return fmt.Errorf("agent: a state of provider %q cannot resume on %q", st.Provider, info.Provider)
-	}
-	st.Provider = info.Provider
+	st.Provider = info.Provider // admitState refused another provider's State
 	if st.Retries == nil {
 		st.Retries = map[string]int{}
 	}
@@ -270,27 +267,25 @@ func (r *Run) settle(ctx context.Context, step int, calls []agent.Call, early *s
 // ask makes the step's model call, seen by the Observer. The stream it
 // reads is watched by early: a stream that breaks its rules is ended, and
 // the error says why.
-func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (reply agent.Reply, err error) {
+func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, early *starter) (agent.Reply, error) {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	early.cancelAsk = cancel
-	defer func() {
+	askModel := func(ctx context.Context) (agent.Reply, error) {
+		reply, err := r.Model.Ask(ctx, step, early.emit, early.start)
+		early.close() // a hand-over after the response is not heard
 		if broken := early.brokenErr(); broken != nil {
 			err = broken
 		}
-	}()
-	defer early.close() // a hand-over after the response is ignored
+		return reply, err
+	}
 	obs := r.Options.Observer
 	if obs == nil {
-		return r.Model.Ask(ctx, step, early.emit, early.start)
+		return askModel(ctx)
 	}
 	call := agent.ModelCall{RunInfo: info, Step: step.Number}
 	mctx := obs.ModelCallStarted(ctx, call)
-	reply, err = r.Model.Ask(mctx, step, early.emit, early.start)
-	early.close()
-	if broken := early.brokenErr(); broken != nil {
-		err = broken
-	}
+	reply, err := askModel(mctx)
 	obs.ModelCallEnded(mctx, call, reply.Usage, err)
 	return reply, err
 }
