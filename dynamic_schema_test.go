@@ -172,7 +172,7 @@ func TestNewDynamicBoundsTheExpandedSize(t *testing.T) {
 }
 
 // TestNewDynamicBoundsTheWorkOfOneCall: a schema whose branches recurse
-// into the same child (146 bytes; its validation doubles with each level
+// into the same child (167 bytes; its validation doubles with each level
 // of the arguments) is refused at the default depth, and declared when
 // WithMaxDepth keeps the arguments shallow, where a deep call is refused
 // before the validator walks it.
