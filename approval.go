@@ -24,7 +24,7 @@ func WithApprovalPolicy(policy func(call ToolCall) bool) RegistryOption {
 // validated, decoded and with defaults applied, and the context of the
 // run (the host's values in it). Arguments the tool refuses need no
 // approval: they go back to the model, which may call again. A panic in
-// approve counts as true. In a durable run (package toolreg/temporal) the
+// approve counts as true. In a durable run (package toolreg/tooltemporal) the
 // rule runs in the workflow, so it must be deterministic: decide on the
 // arguments and the context's values, not on the clock or a database. A must be the tool's Args type (json.RawMessage
 // for a NewDynamic tool), or New fails.

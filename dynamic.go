@@ -125,7 +125,7 @@ const DefaultMaxSchemaNodes = 20_000
 // is given, input and output (DefaultMaxSchemaNodes unless set): a schema
 // that expands past n subschemas is refused at declaration, with
 // ErrInvalidDeclaration. Use it to admit a schema you trust that is
-// larger still, or to hold imported tools (adapters/mcp's ToolOptions) to
+// larger still, or to hold imported tools (adapters/toolmcp's ToolOptions) to
 // less. A typed tool's schema is reflected from its Go types, and the
 // option does nothing there.
 func WithMaxSchemaNodes(n int) Option {

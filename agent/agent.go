@@ -68,7 +68,7 @@ type Options struct {
 	// goroutine and must not block for long.
 	OnEvent func(Event)
 	// Observer, if set, sees the run and each model call in it begin and
-	// end, with contexts of its own: package toolreg/otel's opens
+	// end, with contexts of its own: package toolreg/toolotel's opens
 	// OpenTelemetry spans, and the tools' calls run under the run's.
 	Observer Observer
 	// StateKey, when set, seals every State the runner returns (State.Seal,
@@ -170,7 +170,7 @@ var ErrBrokenStream = errors.New("the model's stream broke the rules of a stream
 
 // Model is one provider's side of a run: asking the model and keeping the
 // conversation. Each adapter makes the one its runners use, and exports it
-// for hosts that drive runs themselves (package toolreg/temporal asks the
+// for hosts that drive runs themselves (package toolreg/tooltemporal asks the
 // model in an activity): openai.Adapter.ChatModel, ResponsesModel,
 // anthropic.Adapter.Model, gemini.Adapter.Model, bedrock.Adapter.Model.
 type Model interface {

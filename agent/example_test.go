@@ -13,7 +13,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
-	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
 )
 
@@ -84,7 +84,7 @@ func ExampleState_Approve() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
-	adapter := tooloai.New(reg)
+	adapter := toolopenai.New(reg)
 
 	run, err := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book me a sunny city."), agent.Options{})
 	fmt.Println(errors.Is(err, agent.ErrPaused))
@@ -113,7 +113,7 @@ func ExampleState_Reject() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	adapter := tooloai.New(reg)
+	adapter := toolopenai.New(reg)
 	var results []string
 	opts := agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.CallResult {
@@ -146,7 +146,7 @@ func ExampleState_Answer() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(pick)
-	adapter := tooloai.New(reg)
+	adapter := toolopenai.New(reg)
 	opts := agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.CallResult {
 			fmt.Println("result:", e.Output.Text)
@@ -174,7 +174,7 @@ func ExampleStep() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
-	run, err := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Weather in Oslo?"), agent.Options{
+	run, err := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Weather in Oslo?"), agent.Options{
 		PrepareStep: func(_ context.Context, s *agent.Step) error {
 			if s.Number == 1 {
 				s.Choice = agent.Force("get_weather")
@@ -198,7 +198,7 @@ func ExampleOptions_onEvent() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather)
-	tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome or Nice?"), agent.Options{OnEvent: func(e agent.Event) {
+	toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome or Nice?"), agent.Options{OnEvent: func(e agent.Event) {
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("step %d: %s %s %s", e.Step, e.Kind, e.Call.Name, e.Output.Text)))
 	}})
 	// Output:
@@ -377,7 +377,7 @@ func ExampleState_ApproveWith() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	adapter := tooloai.New(reg)
+	adapter := toolopenai.New(reg)
 	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book Cusco."), agent.Options{})
 	c := run.State.Pending()[0]
 	fmt.Println(run.State.ApproveWith(c.Key(), json.RawMessage(`{"city":"Cusco"}`)))
@@ -403,7 +403,7 @@ func ExampleState_Pending() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
-	run, _ := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
+	run, _ := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
 	for _, c := range run.State.Turn {
 		fmt.Println(c.Key(), c.Name, c.Status)
 	}
@@ -423,7 +423,7 @@ func ExampleState_Paused() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	run, _ := tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
+	run, _ := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
 	fmt.Println(run.State.Paused())
 	run.State.Reject(run.State.Pending()[0].Key(), "not now")
 	fmt.Println(run.State.Paused())
@@ -433,7 +433,7 @@ func ExampleState_Paused() {
 	// false
 }
 
-// observer prints the structure of a run: package toolreg/otel's opens
+// observer prints the structure of a run: package toolreg/toolotel's opens
 // spans at the same points.
 type observer struct{}
 
@@ -462,7 +462,7 @@ func ExampleObserver() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather)
-	tooloai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome?"), agent.Options{Observer: observer{}})
+	toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome?"), agent.Options{Observer: observer{}})
 	// Output:
 	// run started: openai.chat gpt-4.1-mini
 	//   model call 1
@@ -484,7 +484,7 @@ func ExampleState_Reseal() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	adapter := tooloai.New(reg)
+	adapter := toolopenai.New(reg)
 	key := []byte("a secret of 32 random bytes, say") // the same in every process
 	opts := agent.Options{StateKey: key}
 

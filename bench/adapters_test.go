@@ -8,9 +8,9 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/adapters/anthropic"
-	"github.com/toolreg/toolreg/adapters/gemini"
-	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
+	"github.com/toolreg/toolreg/adapters/toolgemini"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 )
 
 // BenchmarkDefinitions100 builds the definitions of a 100-tool registry
@@ -49,19 +49,19 @@ func BenchmarkDefinitions100(b *testing.B) {
 func adapterBuild(b *testing.B, name string, reg *toolreg.Registry) func() (int, error) {
 	switch name {
 	case "openai_ChatTools":
-		a := tooloai.New(reg)
+		a := toolopenai.New(reg)
 		return func() (int, error) { t, err := a.ChatTools(); return len(t), err }
 	case "openai_ChatTools_strict":
-		a := tooloai.New(reg, tooloai.WithStrict(), tooloai.WithNonStrictFallback())
+		a := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
 		return func() (int, error) { t, err := a.ChatTools(); return len(t), err }
 	case "openai_ResponsesTools":
-		a := tooloai.New(reg)
+		a := toolopenai.New(reg)
 		return func() (int, error) { t, err := a.ResponsesTools(); return len(t), err }
 	case "anthropic_Tools":
-		a := anthropic.New(reg)
+		a := toolanthropic.New(reg)
 		return func() (int, error) { t, err := a.Tools(); return len(t), err }
 	case "gemini_Tools":
-		a := gemini.New(reg)
+		a := toolgemini.New(reg)
 		return func() (int, error) {
 			t, err := a.Tools()
 			if err != nil {
@@ -79,7 +79,7 @@ func adapterBuild(b *testing.B, name string, reg *toolreg.Registry) func() (int,
 func BenchmarkOpenAIDispatch(b *testing.B) {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(toolreg.MustNew(toolName, toolDesc, small.fn))
-	a := tooloai.New(reg)
+	a := toolopenai.New(reg)
 	var msg openai.ChatCompletionMessage
 	raw := fmt.Sprintf(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":%q,"arguments":%q}}]}`, toolName, small.args)
 	if err := json.Unmarshal([]byte(raw), &msg); err != nil {

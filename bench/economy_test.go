@@ -20,10 +20,10 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 	tiktokenloader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/adapters/anthropic"
-	"github.com/toolreg/toolreg/adapters/gemini"
-	toolmcp "github.com/toolreg/toolreg/adapters/mcp"
-	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
+	"github.com/toolreg/toolreg/adapters/toolgemini"
+	"github.com/toolreg/toolreg/adapters/toolmcp"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 )
 
 // The Args types of the size table: plain Go types (json tags only, no
@@ -151,19 +151,19 @@ var sizeTypes = []sizeType{
 // what the model receives.
 var sizeSources = []sizeSource{
 	{"canonical", false, func(t toolreg.AnyTool, _ peerSchemas) (json.RawMessage, error) { return t.InputSchema(), nil }},
-	{"openai chat", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return tooloai.New(r).ChatToolsJSON() }, "0", "function", "parameters")},
+	{"openai chat", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ChatToolsJSON() }, "0", "function", "parameters")},
 	{"openai chat strict", false, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
-		return tooloai.New(r, tooloai.WithStrict()).ChatToolsJSON()
+		return toolopenai.New(r, toolopenai.WithStrict()).ChatToolsJSON()
 	}, "0", "function", "parameters")},
-	{"openai responses", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return tooloai.New(r).ResponsesToolsJSON() }, "0", "parameters")},
-	{"anthropic", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return anthropic.New(r).ToolsJSON() }, "0", "input_schema")},
+	{"openai responses", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ResponsesToolsJSON() }, "0", "parameters")},
+	{"anthropic", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolanthropic.New(r).ToolsJSON() }, "0", "input_schema")},
 	{"anthropic strict", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
-		return anthropic.New(r, anthropic.WithStrict()).ToolsJSON()
+		return toolanthropic.New(r, toolanthropic.WithStrict()).ToolsJSON()
 	}, "0", "input_schema")},
-	{"gemini", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return gemini.New(r).ToolsJSON() },
+	{"gemini", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolgemini.New(r).ToolsJSON() },
 		"0", "functionDeclarations", "0", "parametersJsonSchema")},
 	{"gemini legacy", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
-		return gemini.New(r, gemini.WithLegacySchema()).ToolsJSON()
+		return toolgemini.New(r, toolgemini.WithLegacySchema()).ToolsJSON()
 	}, "0", "functionDeclarations", "0", "parameters")},
 	{"mcp", true, adapterSchema(mcpToolsList, "tools", "0", "inputSchema")},
 	{"go-sdk", false, func(_ toolreg.AnyTool, p peerSchemas) (json.RawMessage, error) { return p.gosdk, nil }},
@@ -204,7 +204,7 @@ func adapterSchema(emit func(*toolreg.Registry) (json.RawMessage, error), path .
 	}
 }
 
-// mcpToolsList serves reg with adapters/mcp and returns the tools/list
+// mcpToolsList serves reg with adapters/toolmcp and returns the tools/list
 // result as the server writes it to the client.
 func mcpToolsList(reg *toolreg.Registry) (json.RawMessage, error) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "bench", Version: "v1"}, nil)

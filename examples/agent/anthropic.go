@@ -8,7 +8,7 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	toolant "github.com/toolreg/toolreg/adapters/anthropic"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
 	"github.com/toolreg/toolreg/agent"
 )
 
@@ -31,7 +31,7 @@ func runAnthropic(ctx context.Context, w io.Writer, getenv func(string) string, 
 	}
 	client := anthropic.NewClient(opts...)
 	fmt.Fprintf(w, "model: %s\nuser: %s\n", model, prompt)
-	result, err := toolant.New(registry()).Run(ctx, &client.Messages, anthropic.MessageNewParams{
+	result, err := toolanthropic.New(registry()).Run(ctx, &client.Messages, anthropic.MessageNewParams{
 		Model:     model,
 		MaxTokens: 2048,
 		System:    []anthropic.TextBlockParam{{Text: "You answer with the tools you have. Call independent tools in parallel."}},

@@ -30,7 +30,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
-	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
 )
 
@@ -98,7 +98,7 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	if o.approve {
 		reg = registry(toolreg.WithApprovalPolicy(func(c toolreg.ToolCall) bool { return c.Name == "get_weather" }))
 	}
-	adapter := tooloai.New(reg)
+	adapter := toolopenai.New(reg)
 
 	fmt.Fprintf(w, "user: %s\n", prompt)
 	params := openai.ChatCompletionNewParams{
@@ -109,13 +109,13 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 		},
 	}
 	runOpts := agent.Options{MaxSteps: o.maxSteps, OnEvent: printEvents(w)}
-	start := func() (*tooloai.ChatRun, error) {
+	start := func() (*toolopenai.ChatRun, error) {
 		if o.stream {
 			return adapter.StreamChat(ctx, &client.Chat.Completions, params, runOpts)
 		}
 		return adapter.RunChat(ctx, &client.Chat.Completions, params, runOpts)
 	}
-	resume := func(st *agent.State) (*tooloai.ChatRun, error) {
+	resume := func(st *agent.State) (*toolopenai.ChatRun, error) {
 		if o.stream {
 			return adapter.ResumeStreamChat(ctx, &client.Chat.Completions, params, st, runOpts)
 		}

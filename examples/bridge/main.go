@@ -35,8 +35,8 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
-	toolmcp "github.com/toolreg/toolreg/adapters/mcp"
-	tooloai "github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolmcp"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/examples/mcpserver/tools"
 )
@@ -132,7 +132,7 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 	}
 	client := openai.NewClient(opts...)
 	fmt.Fprintf(w, "user: %s\n", prompt)
-	result, err := tooloai.New(reg, tooloai.WithStrict(), tooloai.WithNonStrictFallback()).RunChat(ctx, &client.Chat.Completions,
+	result, err := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback()).RunChat(ctx, &client.Chat.Completions,
 		openai.ChatCompletionNewParams{Model: model, Messages: []openai.ChatCompletionMessageParamUnion{
 			openai.SystemMessage("Answer with the tools you have. Call independent tools in parallel."),
 			openai.UserMessage(prompt),

@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	toolmcp "github.com/toolreg/toolreg/adapters/mcp"
+	"github.com/toolreg/toolreg/adapters/toolmcp"
 	"github.com/toolreg/toolreg/examples/mcpserver/tools"
 )
 

@@ -6,9 +6,9 @@ import (
 
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/adapters/anthropic"
-	"github.com/toolreg/toolreg/adapters/gemini"
-	"github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
+	"github.com/toolreg/toolreg/adapters/toolgemini"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 )
 
 // A form is one dialect in which a tool definition reaches a model: the
@@ -23,21 +23,21 @@ type form struct {
 }
 
 // dialects lists every form the module emits, in the order a snapshot
-// shows them. MCP is missing: adapters/mcp has no tools/list function yet.
+// shows them. MCP is missing: adapters/toolmcp has no tools/list function yet.
 var dialects = []form{
 	{"canonical", canonicalJSON, splitArray},
-	{"openai chat", func(r *toolreg.Registry) (json.RawMessage, error) { return openai.New(r).ChatToolsJSON() }, splitArray},
+	{"openai chat", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ChatToolsJSON() }, splitArray},
 	{"openai chat strict", func(r *toolreg.Registry) (json.RawMessage, error) {
-		return openai.New(r, openai.WithStrict()).ChatToolsJSON()
+		return toolopenai.New(r, toolopenai.WithStrict()).ChatToolsJSON()
 	}, splitArray},
-	{"openai responses", func(r *toolreg.Registry) (json.RawMessage, error) { return openai.New(r).ResponsesToolsJSON() }, splitArray},
-	{"anthropic", func(r *toolreg.Registry) (json.RawMessage, error) { return anthropic.New(r).ToolsJSON() }, splitArray},
+	{"openai responses", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ResponsesToolsJSON() }, splitArray},
+	{"anthropic", func(r *toolreg.Registry) (json.RawMessage, error) { return toolanthropic.New(r).ToolsJSON() }, splitArray},
 	{"anthropic strict", func(r *toolreg.Registry) (json.RawMessage, error) {
-		return anthropic.New(r, anthropic.WithStrict()).ToolsJSON()
+		return toolanthropic.New(r, toolanthropic.WithStrict()).ToolsJSON()
 	}, splitArray},
-	{"gemini", func(r *toolreg.Registry) (json.RawMessage, error) { return gemini.New(r).ToolsJSON() }, splitGemini},
+	{"gemini", func(r *toolreg.Registry) (json.RawMessage, error) { return toolgemini.New(r).ToolsJSON() }, splitGemini},
 	{"gemini legacy", func(r *toolreg.Registry) (json.RawMessage, error) {
-		return gemini.New(r, gemini.WithLegacySchema()).ToolsJSON()
+		return toolgemini.New(r, toolgemini.WithLegacySchema()).ToolsJSON()
 	}, splitGemini},
 }
 

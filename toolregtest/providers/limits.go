@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/adapters/anthropic"
-	"github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/internal/dialect"
 	"github.com/toolreg/toolreg/toolregtest"
 )
@@ -18,7 +18,7 @@ import (
 // of a mode you do not use.
 const (
 	// RuleOpenAITools: the registry has more tools than OpenAI accepts in
-	// one request (openai.MaxTools).
+	// one request (toolopenai.MaxTools).
 	RuleOpenAITools toolregtest.Rule = "openai-tools"
 	// RuleOpenAIStrictProperties: a tool's schema has more object
 	// properties in all than OpenAI strict mode accepts (5000).
@@ -28,17 +28,17 @@ const (
 	// $ref counts as its definition.
 	RuleOpenAIStrictDepth toolregtest.Rule = "openai-strict-depth"
 	// RuleAnthropicStrictTools: more tools can be sent in Anthropic strict
-	// mode than one request may carry (anthropic.MaxStrictTools).
+	// mode than one request may carry (toolanthropic.MaxStrictTools).
 	RuleAnthropicStrictTools toolregtest.Rule = "anthropic-strict-tools"
 	// RuleAnthropicStrictOptional: the tools that can be sent in Anthropic
 	// strict mode have more optional parameters in all, at any depth, than
-	// one request may carry (anthropic.MaxStrictOptional); or one tool has
+	// one request may carry (toolanthropic.MaxStrictOptional); or one tool has
 	// more by itself, and cannot be sent strict.
 	RuleAnthropicStrictOptional toolregtest.Rule = "anthropic-strict-optional"
 	// RuleAnthropicStrictUnions: the tools that can be sent in Anthropic
 	// strict mode have more parameters using anyOf or a type array
 	// (nullable fields) in all than one request may carry
-	// (anthropic.MaxStrictUnions); or one tool has more by itself.
+	// (toolanthropic.MaxStrictUnions); or one tool has more by itself.
 	RuleAnthropicStrictUnions toolregtest.Rule = "anthropic-strict-unions"
 )
 
@@ -52,9 +52,9 @@ const (
 // for a limit is a finding that reads as the adapter's error (the adapter
 // refuses a typed tool over a limit, and sends a dynamic or hand-written
 // one non-strict); the tools Anthropic strict mode can express are counted
-// as the adapter counts them and summed against anthropic.MaxStrictTools,
+// as the adapter counts them and summed against toolanthropic.MaxStrictTools,
 // MaxStrictOptional and MaxStrictUnions; the registry's size is held
-// against openai.MaxTools, which the API enforces. A refusal for anything
+// against toolopenai.MaxTools, which the API enforces. A refusal for anything
 // else (an open map in strict mode, say) is no finding: Snapshot records
 // it.
 //
@@ -91,9 +91,9 @@ func limits(reg *toolreg.Registry) []toolregtest.Finding {
 			strict = append(strict, strictLoad{tool: t.Name(), optional: optional, unions: unions})
 		}
 	}
-	if len(tools) > openai.MaxTools {
+	if len(tools) > toolopenai.MaxTools {
 		out = append(out, toolregtest.Finding{Rule: RuleOpenAITools,
-			Message: fmt.Sprintf("%d tools; OpenAI accepts at most %d in one request: send a subset per request", len(tools), openai.MaxTools)})
+			Message: fmt.Sprintf("%d tools; OpenAI accepts at most %d in one request: send a subset per request", len(tools), toolopenai.MaxTools)})
 	}
 	return append(out, anthropicRequest(strict)...)
 }
@@ -124,24 +124,24 @@ type strictLoad struct {
 // against the limits of one request.
 func anthropicRequest(tools []strictLoad) []toolregtest.Finding {
 	var out []toolregtest.Finding
-	if len(tools) > anthropic.MaxStrictTools {
+	if len(tools) > toolanthropic.MaxStrictTools {
 		names := make([]string, len(tools))
 		for i, s := range tools {
 			names[i] = s.tool
 		}
 		out = append(out, toolregtest.Finding{Rule: RuleAnthropicStrictTools,
-			Message: fmt.Sprintf("%d tools can be sent in Anthropic strict mode, and one request may carry at most %d strict tools: choose them with anthropic.WithStrictTools (%s)",
-				len(tools), anthropic.MaxStrictTools, strings.Join(names, ", "))})
+			Message: fmt.Sprintf("%d tools can be sent in Anthropic strict mode, and one request may carry at most %d strict tools: choose them with toolanthropic.WithStrictTools (%s)",
+				len(tools), toolanthropic.MaxStrictTools, strings.Join(names, ", "))})
 	}
-	if n, parts := sum(tools, func(s strictLoad) int { return s.optional }); n > anthropic.MaxStrictOptional {
+	if n, parts := sum(tools, func(s strictLoad) int { return s.optional }); n > toolanthropic.MaxStrictOptional {
 		out = append(out, toolregtest.Finding{Rule: RuleAnthropicStrictOptional,
-			Message: fmt.Sprintf("the tools that Anthropic strict mode can express have %d optional parameters, and a request may carry at most %d (%s): make some required, or send fewer tools strict (anthropic.WithStrictTools)",
-				n, anthropic.MaxStrictOptional, parts)})
+			Message: fmt.Sprintf("the tools that Anthropic strict mode can express have %d optional parameters, and a request may carry at most %d (%s): make some required, or send fewer tools strict (toolanthropic.WithStrictTools)",
+				n, toolanthropic.MaxStrictOptional, parts)})
 	}
-	if n, parts := sum(tools, func(s strictLoad) int { return s.unions }); n > anthropic.MaxStrictUnions {
+	if n, parts := sum(tools, func(s strictLoad) int { return s.unions }); n > toolanthropic.MaxStrictUnions {
 		out = append(out, toolregtest.Finding{Rule: RuleAnthropicStrictUnions,
-			Message: fmt.Sprintf("the tools that Anthropic strict mode can express have %d parameters using anyOf or a type array (nullable fields), and a request may carry at most %d (%s): send fewer tools strict (anthropic.WithStrictTools)",
-				n, anthropic.MaxStrictUnions, parts)})
+			Message: fmt.Sprintf("the tools that Anthropic strict mode can express have %d parameters using anyOf or a type array (nullable fields), and a request may carry at most %d (%s): send fewer tools strict (toolanthropic.WithStrictTools)",
+				n, toolanthropic.MaxStrictUnions, parts)})
 	}
 	return out
 }

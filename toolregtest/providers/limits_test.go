@@ -8,8 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/adapters/anthropic"
-	"github.com/toolreg/toolreg/adapters/openai"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/internal/dialect"
 	"github.com/toolreg/toolreg/toolregtest"
 	"github.com/toolreg/toolreg/toolregtest/internal/fixture"
@@ -216,8 +216,8 @@ func TestLimitsAgreeWithAnthropicAdapter(t *testing.T) {
 				limits = append(limits, f)
 			}
 		}
-		_, err := anthropic.New(reg, anthropic.WithStrict(), anthropic.WithNonStrictFallback()).ToolsJSON()
-		if refused := errors.Is(err, anthropic.ErrStrictLimit); refused != tc.want || (len(limits) > 0) != tc.want {
+		_, err := toolanthropic.New(reg, toolanthropic.WithStrict(), toolanthropic.WithNonStrictFallback()).ToolsJSON()
+		if refused := errors.Is(err, toolanthropic.ErrStrictLimit); refused != tc.want || (len(limits) > 0) != tc.want {
 			t.Errorf("%d tools: the adapter says %v, the lint %v; want a refusal: %v", len(tc.tools), err, limits, tc.want)
 		}
 	}
@@ -241,7 +241,7 @@ func TestLimitsAgreeWithOpenAIAdapter(t *testing.T) {
 		{fixture.Typed[deep11]("typed_d11", "A typed tool whose objects nest eleven levels deep."), dialect.ErrOpenAIDepth, true},
 	} {
 		reg := fixture.Registry(tc.tool)
-		a := openai.New(reg, openai.WithStrict())
+		a := toolopenai.New(reg, toolopenai.WithStrict())
 		_, err := a.ChatToolsJSON()
 		if err == nil {
 			err = a.NotStrict(tc.tool.Name())

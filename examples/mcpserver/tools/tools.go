@@ -16,7 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
-	toolmcp "github.com/toolreg/toolreg/adapters/mcp"
+	"github.com/toolreg/toolreg/adapters/toolmcp"
 )
 
 // version is reported to clients as serverInfo.version.

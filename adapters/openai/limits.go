@@ -1,7 +1,0 @@
-package openai
-
-// MaxTools is the number of tools one request may carry: the API refuses
-// more (array_above_max_length, observed; providers.md §1). The Adapter
-// does not check it, since a registry may hold more tools than any one
-// request sends: send a subset per request.
-const MaxTools = 128

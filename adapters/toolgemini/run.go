@@ -1,0 +1,389 @@
+package toolgemini
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/adapt"
+	"google.golang.org/genai"
+)
+
+// ModelsClient is the part of the SDK a run needs: client.Models
+// satisfies it.
+type ModelsClient interface {
+	GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
+}
+
+// StreamingModelsClient is the part of the SDK a streaming run needs:
+// client.Models satisfies it.
+type StreamingModelsClient interface {
+	GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error]
+}
+
+// ErrBlocked: Gemini blocked the prompt (promptFeedback.blockReason) or
+// the response (finishReason SAFETY, RECITATION, BLOCKLIST,
+// PROHIBITED_CONTENT, SPII and their image forms). The error names the
+// reason; Run.Final holds the response.
+var ErrBlocked = errors.New("blocked by Gemini's content filters")
+
+// Run is what a run produced, also when it ends with an error.
+type Run struct {
+	// Contents is the transcript: the request's contents, then each model
+	// content as it came (thoughtSignature parts included) and the user
+	// content of function responses that answered it.
+	Contents []*genai.Content
+	// Final is the last response of this call of Run, Resume, Stream or
+	// ResumeStream (for a streamed one, the chunks put together); its
+	// first candidate holds the model's answer when the run ended without
+	// error.
+	Final *genai.GenerateContentResponse
+	// State is where the run stands, as data: resume it with Resume or
+	// ResumeStream when the run returned agent.ErrPaused.
+	State *agent.State
+}
+
+// Answer is the text of the final model content, its text parts
+// concatenated (thoughts left out); "" if there is none.
+func (r *Run) Answer() string {
+	if r.Final == nil || len(r.Final.Candidates) == 0 || r.Final.Candidates[0] == nil || r.Final.Candidates[0].Content == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, p := range r.Final.Candidates[0].Content.Parts {
+		if p != nil && !p.Thought {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// Steps counts the model calls of the run, resumed runs included.
+func (r *Run) Steps() int { return r.State.Steps }
+
+// provider names Gemini's runs in their State and CallInfo.
+const provider = "gemini"
+
+// Run is the agent loop on generateContent. Its arguments after the
+// client are those of client.Models.GenerateContent, so a call of the SDK
+// becomes a run by adding the client and opts. It sends contents with the
+// registry's function declarations (each step's, see
+// agent.Options.PrepareStep), runs every function call of a model turn
+// concurrently, sends the results back in one user content in call order,
+// and repeats until the model answers without calling a function.
+//
+// config is not modified. Its fields go out as they are, except:
+//   - Tools: the step's declarations are added as one more genai.Tool
+//     after the caller's (Google Search, code execution, ...); when the
+//     caller's tools declare functions themselves, they are sent as they
+//     are, the same every step, and the registry's are not added. A step
+//     that offers no function sends none.
+//   - ToolConfig.FunctionCallingConfig: Mode and AllowedFunctionNames say
+//     the step's tool choice (agent.Step.Choice): AUTO, NONE, ANY, or ANY
+//     with the one forced function; the config's own are replaced.
+//
+// Function calls may come without ids: their results are then matched by
+// order, and the calls of a paused turn are known by their place
+// (agent.Call.Key is "#" and the index).
+//
+// Tool failures go back to the model as {"error": ...} responses and the
+// run goes on. The run ends with an error, and the transcript so far, when
+// the client fails, ctx is done, the response was cut off by a token limit
+// (finishReason MAX_TOKENS: toolreg.ErrTruncated; its calls are not run),
+// the prompt or the response was blocked (ErrBlocked), the model stopped
+// for another reason (MALFORMED_FUNCTION_CALL, ...), MaxSteps model calls
+// did not suffice (toolreg.ErrMaxSteps), the model got calls wrong too
+// often (toolreg.ErrTooManyRetries), or a tool returned toolreg.StopRun.
+// It returns agent.ErrPaused when calls wait for the host: decide them in
+// run.State and call Resume.
+func (a *Adapter) Run(ctx context.Context, client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, opts agent.Options) (*Run, error) {
+	return a.run(ctx, &runner{a: a, client: client, model: model}, contents, config, &agent.State{}, opts)
+}
+
+// Resume goes on with a run that Run, Stream or an earlier Resume paused
+// (agent.ErrPaused), once the host has decided its pending calls in state:
+// approved calls run, rejected ones tell the model why, answered tools run
+// again with the answer; no call that ran runs twice. The contents are the
+// state's transcript; model and config are the run's. state may come from
+// JSON, in another process: the transcript keeps every part as Gemini
+// sent it, thoughtSignature included.
+func (a *Adapter) Resume(ctx context.Context, client ModelsClient, model string, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
+	return a.resume(ctx, &runner{a: a, client: client, model: model}, config, state, opts)
+}
+
+// Stream is Run on streamGenerateContent: opts.OnEvent sees the model's
+// text as it arrives (agent.TextDelta; thoughts are not reported) and each
+// function call as its part arrives (agent.CallStarted, then
+// agent.CallReady: Gemini sends a call whole, so it starts at once, while
+// the model writes the next). A stream that breaks off, reports an error
+// or ends without a finishReason ends the run with an error; so does a
+// response the run cannot go on from, as in Run. Calls started before such
+// an end are cancelled, though one that had finished has run; no call runs
+// on a part that did not arrive whole. A paused run resumes with
+// ResumeStream or Resume.
+func (a *Adapter) Stream(ctx context.Context, client StreamingModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, opts agent.Options) (*Run, error) {
+	return a.run(ctx, &runner{a: a, stream: client, model: model}, contents, config, &agent.State{}, opts)
+}
+
+// ResumeStream is Resume on streamGenerateContent.
+func (a *Adapter) ResumeStream(ctx context.Context, client StreamingModelsClient, model string, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
+	return a.resume(ctx, &runner{a: a, stream: client, model: model}, config, state, opts)
+}
+
+// Model is Gemini's side of a run, for a host that drives runs itself
+// (package toolreg/tooltemporal asks it from an activity): it asks model with
+// config and keeps the conversation of state, or starts one from contents
+// when state holds none. Run and Resume use the same.
+func (a *Adapter) Model(client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) (agent.Model, error) {
+	m := &runner{a: a, client: client, model: model}
+	if state == nil {
+		return nil, errors.New("gemini: a model without a state")
+	}
+	if len(state.Transcript) > 0 {
+		if err := json.Unmarshal(state.Transcript, &contents); err != nil {
+			return nil, fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
+		}
+	}
+	m.init(contents, config, state)
+	return m, nil
+}
+
+func (a *Adapter) resume(ctx context.Context, m *runner, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
+	if state == nil {
+		return nil, errors.New("gemini: Resume without a state")
+	}
+	if len(state.Transcript) == 0 {
+		return &Run{State: state}, fmt.Errorf("gemini: %w: the state holds no transcript to resume", agent.ErrInvalidState)
+	}
+	var contents []*genai.Content
+	if err := json.Unmarshal(state.Transcript, &contents); err != nil {
+		return &Run{State: state}, fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
+	}
+	return a.run(ctx, m, contents, config, state, opts)
+}
+
+func (a *Adapter) run(ctx context.Context, m *runner, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
+	m.init(contents, config, state)
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+func (m *runner) init(contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) {
+	m.config = own(config)
+	m.fixedTools = declaresFunctions(m.config.Tools)
+	m.run = &Run{State: state, Contents: slices.Clone(contents)}
+}
+
+// own is a copy of config that the SDK may write into: GenerateContent
+// fills in the role of the system instruction and the headers of the HTTP
+// options, which would otherwise change the caller's.
+func own(config *genai.GenerateContentConfig) genai.GenerateContentConfig {
+	if config == nil {
+		return genai.GenerateContentConfig{}
+	}
+	c := *config
+	if c.SystemInstruction != nil {
+		si := *c.SystemInstruction
+		c.SystemInstruction = &si
+	}
+	if c.HTTPOptions != nil {
+		h := *c.HTTPOptions
+		c.HTTPOptions = &h
+	}
+	return c
+}
+
+func declaresFunctions(tools []*genai.Tool) bool {
+	return slices.ContainsFunc(tools, func(t *genai.Tool) bool { return t != nil && len(t.FunctionDeclarations) > 0 })
+}
+
+// runner is Gemini's side of the loop, for one run.
+type runner struct {
+	a          *Adapter
+	client     ModelsClient          // or
+	stream     StreamingModelsClient // for a streaming run
+	model      string
+	config     genai.GenerateContentConfig // the run's own copy
+	fixedTools bool                        // the caller's tools declare functions
+	run        *Run
+}
+
+func (m *runner) Info() agent.RunInfo { return agent.RunInfo{Provider: provider, Model: m.model} }
+
+func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
+	config, err := m.stepConfig(s)
+	if err != nil {
+		return agent.Reply{}, err
+	}
+	var resp *genai.GenerateContentResponse
+	if m.stream != nil {
+		resp, err = streamContent(ctx, m.stream, m.model, m.run.Contents, config, s.Number, emit, ready)
+	} else {
+		resp, err = m.client.GenerateContent(ctx, m.model, m.run.Contents, config)
+	}
+	if err != nil {
+		return agent.Reply{}, fmt.Errorf("gemini: step %d: %w", s.Number, err)
+	}
+	m.run.Final = resp
+	reply := agent.Reply{Usage: usage(resp.UsageMetadata)}
+	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: reply.Usage, Response: resp})
+	cand, err := candidate(resp)
+	if err != nil {
+		return reply, fmt.Errorf("gemini: step %d: %w", s.Number, err)
+	}
+	if c := cand.Content; c != nil && len(c.Parts) > 0 {
+		m.run.Contents = append(m.run.Contents, c)
+	}
+	if err := finished(cand); err != nil {
+		return reply, fmt.Errorf("gemini: step %d: %w", s.Number, err)
+	}
+	reply.Calls = m.a.Calls(cand.Content)
+	return reply, nil
+}
+
+func (m *runner) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
+	m.run.Contents = append(m.run.Contents, m.a.results(calls, outs))
+	return nil
+}
+
+// Save writes the transcript as the JSON of the SDK's types, whose byte
+// fields (thoughtSignature) encode as base64 and come back unchanged.
+func (m *runner) Save(s *agent.State) error {
+	b, err := json.Marshal(m.run.Contents)
+	s.Transcript = b
+	return err
+}
+
+// stepConfig is the run's config with the step's tools and tool choice.
+func (m *runner) stepConfig(s *agent.Step) (*genai.GenerateContentConfig, error) {
+	c := m.config
+	if !m.fixedTools {
+		decls, err := m.a.declarations(s.Tools())
+		if err != nil {
+			return nil, err
+		}
+		if len(decls) > 0 {
+			c.Tools = append(slices.Clone(c.Tools), &genai.Tool{FunctionDeclarations: decls})
+		}
+	}
+	c.ToolConfig = toolConfig(c.ToolConfig, s.Choice, declaresFunctions(c.Tools))
+	return &c, nil
+}
+
+// declarations are the registry's declarations of the named tools, in the
+// registry's order.
+func (a *Adapter) declarations(names []string) ([]*genai.FunctionDeclaration, error) {
+	tools, err := a.Tools()
+	if err != nil || tools == nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool {
+		return !slices.Contains(names, d.Name)
+	}), nil
+}
+
+// toolConfig is base (not modified) with the step's tool choice in
+// Gemini's form when functions are declared, and without a function
+// calling config when none is: a mode without functions is refused.
+func toolConfig(base *genai.ToolConfig, choice agent.ToolChoice, declared bool) *genai.ToolConfig {
+	var tc genai.ToolConfig
+	if base != nil {
+		tc = *base
+	}
+	tc.FunctionCallingConfig = nil
+	if declared {
+		var fc genai.FunctionCallingConfig
+		if base != nil && base.FunctionCallingConfig != nil {
+			fc = *base.FunctionCallingConfig
+		}
+		fc.Mode, fc.AllowedFunctionNames = functionCalling(choice)
+		tc.FunctionCallingConfig = &fc
+	}
+	if tc == (genai.ToolConfig{}) {
+		return nil
+	}
+	return &tc
+}
+
+// functionCalling is a tool choice as Gemini's mode and allowed names: a
+// call is required with ANY, and a forced tool is the one name ANY allows.
+func functionCalling(c agent.ToolChoice) (genai.FunctionCallingConfigMode, []string) {
+	switch c.Mode {
+	case agent.ChoiceNone:
+		return genai.FunctionCallingConfigModeNone, nil
+	case agent.ChoiceRequired:
+		return genai.FunctionCallingConfigModeAny, nil
+	case agent.ChoiceTool:
+		return genai.FunctionCallingConfigModeAny, []string{c.Tool}
+	}
+	return genai.FunctionCallingConfigModeAuto, nil
+}
+
+// usage counts what Gemini bills: the prompt with what tools put into it
+// as input, the candidates with the model's thoughts as output (as OpenAI's
+// and Anthropic's output counts include reasoning), so that the two add up
+// to totalTokenCount.
+func usage(u *genai.GenerateContentResponseUsageMetadata) agent.Usage {
+	if u == nil {
+		return agent.Usage{}
+	}
+	return agent.Usage{
+		InputTokens:  int64(u.PromptTokenCount) + int64(u.ToolUsePromptTokenCount),
+		OutputTokens: int64(u.CandidatesTokenCount) + int64(u.ThoughtsTokenCount),
+	}
+}
+
+// candidate is the response's first candidate, the one the run follows;
+// a blocked prompt or a response without candidates is an error.
+func candidate(resp *genai.GenerateContentResponse) (*genai.Candidate, error) {
+	if f := resp.PromptFeedback; f != nil && f.BlockReason != "" && f.BlockReason != genai.BlockedReasonUnspecified {
+		return nil, fmt.Errorf("%w: the prompt (blockReason %s)%s", ErrBlocked, f.BlockReason, detail(f.BlockReasonMessage))
+	}
+	if len(resp.Candidates) == 0 || resp.Candidates[0] == nil {
+		return nil, errors.New("the response has no candidates")
+	}
+	return resp.Candidates[0], nil
+}
+
+// finished reports a candidate the run cannot go on from: one cut off by
+// the token limit (or left for a continuation the caller turned off),
+// blocked, or stopped for another reason than STOP.
+func finished(c *genai.Candidate) error {
+	switch r := c.FinishReason; r {
+	case genai.FinishReasonStop, genai.FinishReasonUnspecified, "":
+		return nil
+	case genai.FinishReasonMaxTokens, genai.FinishReasonContinuation:
+		// Its function calls may stand for a turn the model did not end.
+		return fmt.Errorf("%w (finishReason %s)%s", toolreg.ErrTruncated, r, detail(c.FinishMessage))
+	case genai.FinishReasonSafety, genai.FinishReasonRecitation, genai.FinishReasonBlocklist,
+		genai.FinishReasonProhibitedContent, genai.FinishReasonSPII, genai.FinishReasonImageSafety,
+		genai.FinishReasonImageProhibitedContent, genai.FinishReasonImageRecitation:
+		return fmt.Errorf("%w: the response (finishReason %s)%s", ErrBlocked, r, detail(c.FinishMessage))
+	default:
+		return fmt.Errorf("the model stopped with finishReason %s%s", r, detail(c.FinishMessage))
+	}
+}
+
+func detail(message string) string {
+	if message == "" {
+		return ""
+	}
+	return ": " + message
+}
+
+// TurnCalls returns the function calls of the transcript's last content,
+// the model's turn a paused turn answers (agent.TurnReader).
+func (m *runner) TurnCalls() ([]toolreg.ToolCall, error) {
+	contents := m.run.Contents
+	if len(contents) == 0 || contents[len(contents)-1] == nil || contents[len(contents)-1].Role != genai.RoleModel {
+		return nil, errors.New("gemini: the transcript does not end with the model's content")
+	}
+	return m.a.Calls(contents[len(contents)-1]), nil
+}

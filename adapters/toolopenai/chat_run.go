@@ -1,0 +1,296 @@
+package toolopenai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/go-json-experiment/json/jsontext"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/adapt"
+)
+
+// ChatClient is the part of the SDK a chat run needs:
+// &client.Chat.Completions satisfies it.
+type ChatClient interface {
+	New(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
+}
+
+// StreamingChatClient is the part of the SDK a streaming chat run needs:
+// &client.Chat.Completions satisfies it.
+type StreamingChatClient interface {
+	NewStreaming(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) *ssestream.Stream[openai.ChatCompletionChunk]
+}
+
+// ChatRun is what a chat run produced, also when it ends with an error.
+type ChatRun struct {
+	// Messages is the transcript: the request's messages, then each
+	// assistant message and the tool messages that answered it (and the
+	// user message holding their media, if any).
+	Messages []openai.ChatCompletionMessageParamUnion
+	// Final is the last response of this call of RunChat, ResumeChat or
+	// StreamChat; its first choice holds the model's answer when the run
+	// ended without error.
+	Final *openai.ChatCompletion
+	// State is where the run stands, as data: resume it with ResumeChat
+	// when the run returned agent.ErrPaused.
+	State *agent.State
+}
+
+// Answer is the text of the final assistant message, "" if there is none.
+func (r *ChatRun) Answer() string {
+	if r.Final == nil || len(r.Final.Choices) == 0 {
+		return ""
+	}
+	return r.Final.Choices[0].Message.Content
+}
+
+// Steps counts the model calls of the run, resumed runs included.
+func (r *ChatRun) Steps() int { return r.State.Steps }
+
+// chatProvider is Chat Completions' side of the agent loop.
+const chatProvider = "openai.chat"
+
+// RunChat is the agent loop on Chat Completions: it sends params with the
+// registry's tools (each step's, see agent.Options.PrepareStep; params.Tools
+// when set instead, the same every step), runs every tool call of a turn
+// concurrently, sends the results back in call order, and repeats until
+// the model answers without calling a tool.
+//
+// Tool failures go back to the model as tool messages and the run goes on.
+// The run ends with an error, and the transcript so far, when the client
+// fails, ctx is done, the response was cut off by a token limit
+// (toolreg.ErrTruncated), MaxSteps model calls did not suffice
+// (toolreg.ErrMaxSteps), the model got calls wrong too often
+// (toolreg.ErrTooManyRetries), or a tool returned toolreg.StopRun (the error
+// matches toolreg.ErrStopRun and the tool's error; the tool messages of that
+// turn are in the transcript). It returns agent.ErrPaused when calls wait
+// for the host: decide them in run.State and call ResumeChat.
+func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, opts agent.Options) (*ChatRun, error) {
+	return a.runChat(ctx, &chatModel{a: a, client: client}, params, &agent.State{}, opts)
+}
+
+// ResumeChat goes on with a run that RunChat, StreamChat or an earlier
+// ResumeChat paused (agent.ErrPaused), once the host has decided its
+// pending calls in state: approved calls run, rejected ones tell the model
+// why, answered tools run again with the answer; no call that ran runs
+// twice. params are the run's (their Messages are replaced by the state's
+// transcript). state may come from JSON, in another process.
+func (a *Adapter) ResumeChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
+	return a.runChat(ctx, &chatModel{a: a, client: client}, params, state, opts)
+}
+
+// StreamChat is RunChat on the streaming API: opts.OnEvent sees the
+// model's text and tool calls as they arrive (agent.TextDelta,
+// agent.CallStarted, agent.ArgumentsDelta), and a call whose arguments are
+// complete starts while the model writes the next. A stream that breaks
+// off ends the run with an error; no call runs on arguments that did not
+// arrive whole. A paused run resumes with ResumeStreamChat or ResumeChat.
+func (a *Adapter) StreamChat(ctx context.Context, client StreamingChatClient, params openai.ChatCompletionNewParams, opts agent.Options) (*ChatRun, error) {
+	return a.runChat(ctx, &chatModel{a: a, stream: client}, params, &agent.State{}, opts)
+}
+
+// ResumeStreamChat is ResumeChat on the streaming API.
+func (a *Adapter) ResumeStreamChat(ctx context.Context, client StreamingChatClient, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
+	return a.runChat(ctx, &chatModel{a: a, stream: client}, params, state, opts)
+}
+
+// ChatModel is Chat Completions' side of a run, for a host that drives
+// runs itself (package toolreg/tooltemporal asks it from an activity): it asks
+// the model with params and keeps the conversation of state (a new run
+// when state is zero, params.Messages to start with). RunChat and
+// ResumeChat use the same.
+func (a *Adapter) ChatModel(client ChatClient, params openai.ChatCompletionNewParams, state *agent.State) (agent.Model, error) {
+	return a.chatModel(&chatModel{a: a, client: client}, params, state)
+}
+
+func (a *Adapter) chatModel(m *chatModel, params openai.ChatCompletionNewParams, state *agent.State) (*chatModel, error) {
+	if state == nil {
+		return nil, errors.New("openai: a chat model without a state")
+	}
+	m.params, m.fixedTools = params, len(params.Tools) > 0
+	m.run = &ChatRun{State: state, Messages: slices.Clone(params.Messages)}
+	if len(state.Transcript) > 0 {
+		if err := json.Unmarshal(state.Transcript, &m.run.Messages); err != nil {
+			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of chat messages: %w", agent.ErrInvalidState, err)
+		}
+	}
+	return m, nil
+}
+
+func (a *Adapter) runChat(ctx context.Context, m *chatModel, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
+	m, err := a.chatModel(m, params, state)
+	if err != nil {
+		return m.run, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+// chatModel is Chat Completions' side of the loop, for one run.
+type chatModel struct {
+	a          *Adapter
+	client     ChatClient          // or
+	stream     StreamingChatClient // for a streaming run
+	params     openai.ChatCompletionNewParams
+	fixedTools bool // params.Tools was set by the caller
+	run        *ChatRun
+}
+
+func (m *chatModel) Info() agent.RunInfo {
+	return agent.RunInfo{Provider: chatProvider, Model: string(m.params.Model)}
+}
+
+func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
+	params := m.params
+	params.Messages = m.run.Messages
+	if !m.fixedTools {
+		tools, err := m.a.chatToolsNamed(s.Tools())
+		if err != nil {
+			return agent.Reply{}, err
+		}
+		params.Tools = tools
+	}
+	if len(params.Tools) > 0 {
+		params.ToolChoice = chatToolChoice(s.Choice)
+	}
+	var resp *openai.ChatCompletion
+	var err error
+	if m.stream != nil {
+		resp, err = m.a.streamChat(ctx, m.stream, params, s.Number, emit, ready)
+	} else {
+		resp, err = m.client.New(ctx, params)
+	}
+	if err != nil {
+		return agent.Reply{}, fmt.Errorf("openai: step %d: %w", s.Number, err)
+	}
+	m.run.Final = resp
+	usage := agent.Usage{InputTokens: resp.Usage.PromptTokens, OutputTokens: resp.Usage.CompletionTokens}
+	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage, Response: resp})
+	if len(resp.Choices) == 0 {
+		return agent.Reply{}, fmt.Errorf("openai: step %d: the response has no choices", s.Number)
+	}
+	msg := resp.Choices[0].Message
+	m.run.Messages = append(m.run.Messages, msg.ToParam())
+	if resp.Choices[0].FinishReason == "length" {
+		// Cut off by a token limit: its tool calls may be half written.
+		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (finish_reason length)", s.Number, toolreg.ErrTruncated)
+	}
+	return agent.Reply{Calls: m.a.ChatCalls(msg), Usage: usage}, nil
+}
+
+func (m *chatModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
+	m.run.Messages = append(m.run.Messages, m.a.chatMessages(calls, outs)...)
+	return nil
+}
+
+func (m *chatModel) Save(s *agent.State) error {
+	b, err := json.Marshal(m.run.Messages)
+	s.Transcript = b
+	return err
+}
+
+// chatToolsNamed is ChatTools for the named tools only.
+func (a *Adapter) chatToolsNamed(names []string) ([]openai.ChatCompletionToolUnionParam, error) {
+	all, err := a.ChatTools()
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(all, func(t openai.ChatCompletionToolUnionParam) bool {
+		return !slices.Contains(names, t.OfFunction.Function.Name)
+	}), nil
+}
+
+// chatToolChoice is a step's tool choice in Chat Completions' form.
+func chatToolChoice(c agent.ToolChoice) openai.ChatCompletionToolChoiceOptionUnionParam {
+	switch c.Mode {
+	case agent.ChoiceNone:
+		return openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("none")}
+	case agent.ChoiceRequired:
+		return openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("required")}
+	case agent.ChoiceTool:
+		return openai.ToolChoiceOptionFunctionToolChoice(openai.ChatCompletionNamedToolChoiceFunctionParam{Name: c.Tool})
+	}
+	return openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
+}
+
+// streamChat reads one streamed response with the SDK's accumulator,
+// reporting text and tool calls as they arrive, and handing each call to
+// ready once the accumulator says its arguments are complete.
+func (a *Adapter) streamChat(ctx context.Context, client StreamingChatClient, params openai.ChatCompletionNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*openai.ChatCompletion, error) {
+	params.StreamOptions.IncludeUsage = openai.Bool(true)
+	stream := client.NewStreaming(ctx, params)
+	defer stream.Close()
+	var acc openai.ChatCompletionAccumulator
+	started := map[int64]toolreg.ToolCall{} // by the chunks' tool call index
+	readied := map[int]bool{}
+	for stream.Next() {
+		chunk := stream.Current()
+		if !acc.AddChunk(chunk) {
+			return nil, errors.New("the stream's chunks do not fit together")
+		}
+		for _, choice := range chunk.Choices {
+			if choice.Index != 0 {
+				continue
+			}
+			if d := choice.Delta.Content; d != "" {
+				emit(agent.Event{Kind: agent.TextDelta, Step: step, Text: d})
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				call, ok := started[tc.Index]
+				if !ok {
+					call = toolreg.ToolCall{ID: tc.ID, Name: tc.Function.Name}
+					started[tc.Index] = call
+					emit(agent.Event{Kind: agent.CallStarted, Step: step, Call: call})
+				}
+				if d := tc.Function.Arguments; d != "" {
+					emit(agent.Event{Kind: agent.ArgumentsDelta, Step: step, Call: call, Delta: d})
+				}
+			}
+		}
+		// The accumulator says a call is finished when the stream moves on
+		// to another; calls whose deltas interleave move on and come back,
+		// so a call starts only once its arguments are whole JSON.
+		if tc, ok := acc.JustFinishedToolCall(); ok && !readied[tc.Index] && jsontext.Value(tc.Arguments).IsValid() {
+			readied[tc.Index] = true
+			ready(tc.Index, a.toolCall(tc.ID, tc.Name, tc.Arguments))
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return nil, err
+	}
+	if len(acc.Choices) == 0 || acc.Choices[0].FinishReason == "" {
+		// The stream ended without saying why the model stopped: it was
+		// cut off, and its last call may be half written.
+		return nil, fmt.Errorf("%w: the stream ended before the response was complete", toolreg.ErrTruncated)
+	}
+	return &acc.ChatCompletion, nil
+}
+
+// TurnCalls returns the tool calls of the transcript's last message, the
+// assistant message a paused turn answers (agent.TurnReader).
+func (m *chatModel) TurnCalls() ([]toolreg.ToolCall, error) {
+	msgs := m.run.Messages
+	if len(msgs) == 0 || msgs[len(msgs)-1].OfAssistant == nil {
+		return nil, errors.New("openai: the transcript does not end with an assistant message")
+	}
+	var calls []toolreg.ToolCall
+	for _, tc := range msgs[len(msgs)-1].OfAssistant.ToolCalls {
+		switch {
+		case tc.OfFunction != nil:
+			calls = append(calls, m.a.toolCall(tc.OfFunction.ID, tc.OfFunction.Function.Name, tc.OfFunction.Function.Arguments))
+		case tc.OfCustom != nil:
+			calls = append(calls, m.a.toolCall(tc.OfCustom.ID, tc.OfCustom.Custom.Name, tc.OfCustom.Custom.Input))
+		default:
+			return nil, errors.New("openai: a tool call of the last assistant message is neither a function nor a custom tool call")
+		}
+	}
+	return calls, nil
+}

@@ -1,0 +1,826 @@
+package toolopenai_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
+	"github.com/toolreg/toolreg/agent"
+)
+
+type WeatherArgs struct {
+	City string `json:"city" jsonschema:"description=City name"`
+	Days int    `json:"days,omitempty" jsonschema:"minimum=1,maximum=7,default=1"`
+}
+
+var getWeather = toolreg.MustNew("get_weather", "Forecast for a city. Use it for weather questions only.",
+	func(_ context.Context, a WeatherArgs) (string, error) {
+		return fmt.Sprintf("%s: sunny for %d day(s)", a.City, a.Days), nil
+	})
+
+// bookHotel needs the host's approval for every call: a run pauses for it.
+var bookHotel = toolreg.MustNew("book_hotel", "Books a hotel room in a city.",
+	func(_ context.Context, a WeatherArgs) (string, error) {
+		return "booked a room in " + a.City, nil
+	}, toolreg.WithApproval())
+
+// setLabels takes an open map, which strict mode cannot express.
+var setLabels = toolreg.MustNew("set_labels", "Sets labels on the open document.",
+	func(_ context.Context, a struct {
+		Labels map[string]string `json:"labels"`
+	}) (string, error) {
+		return fmt.Sprintf("%d label(s) set", len(a.Labels)), nil
+	})
+
+// scriptedModel stands in for the OpenAI API so that the examples run
+// offline, as a test of your own code would: point the SDK at it with
+// option.WithBaseURL. It answers each request, on Chat Completions or on
+// Responses, streamed when asked, with the next of replies: a reply
+// `name {arguments}` (several joined by "; ") asks for tool calls, any
+// other is the model's answer.
+func scriptedModel(replies ...string) *httptest.Server {
+	var n atomic.Int64
+	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Stream bool `json:"stream"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		i := int(n.Add(1))
+		reply := replies[i-1]
+		var calls [][2]string // name, arguments
+		if strings.Contains(reply, "{") {
+			for _, c := range strings.Split(reply, "; ") {
+				name, args, _ := strings.Cut(c, " ")
+				calls = append(calls, [2]string{name, args})
+			}
+		}
+		var events [][2]string // event name, data
+		event := func(name string, data any) {
+			b, _ := json.Marshal(data)
+			events = append(events, [2]string{name, string(b)})
+		}
+		if strings.HasSuffix(r.URL.Path, "/responses") {
+			var output []any
+			for j, c := range calls {
+				output = append(output, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", j+1),
+					"call_id": fmt.Sprintf("call_%d_%d", i, j+1), "name": c[0], "arguments": c[1], "status": "completed"})
+			}
+			if calls == nil {
+				output = []any{map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+					"content": []any{map[string]any{"type": "output_text", "text": reply, "annotations": []any{}}}}}
+			}
+			resp := map[string]any{"id": fmt.Sprintf("resp_%d", i), "object": "response", "created_at": 1,
+				"model": "gpt-4.1-mini", "status": "completed", "output": output}
+			if !req.Stream {
+				w.Header().Set("Content-Type", "application/json")
+				json.NewEncoder(w).Encode(resp)
+				return
+			}
+			event("response.created", map[string]any{"type": "response.created", "response": map[string]any{
+				"id": resp["id"], "object": "response", "status": "in_progress", "output": []any{}}})
+			for j, item := range output {
+				item := item.(map[string]any)
+				if item["type"] == "message" {
+					event("response.output_text.delta", map[string]any{"type": "response.output_text.delta",
+						"output_index": j, "item_id": item["id"], "content_index": 0, "delta": reply})
+					continue
+				}
+				started := map[string]any{"type": "function_call", "id": item["id"], "call_id": item["call_id"],
+					"name": item["name"], "arguments": "", "status": "in_progress"}
+				event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": j, "item": started})
+				event("response.function_call_arguments.delta", map[string]any{"type": "response.function_call_arguments.delta",
+					"output_index": j, "item_id": item["id"], "delta": item["arguments"]})
+				event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": j, "item": item})
+			}
+			event("response.completed", map[string]any{"type": "response.completed", "response": resp})
+		} else {
+			msg := map[string]any{"role": "assistant", "content": reply}
+			finish := "stop"
+			var toolCalls []any
+			for j, c := range calls {
+				toolCalls = append(toolCalls, map[string]any{"index": j, "id": fmt.Sprintf("call_%d_%d", i, j+1), "type": "function",
+					"function": map[string]any{"name": c[0], "arguments": c[1]}})
+			}
+			if calls != nil {
+				msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": toolCalls}, "tool_calls"
+			}
+			chunk := func(delta map[string]any, finish any) map[string]any {
+				return map[string]any{"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1-mini",
+					"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+			}
+			if !req.Stream {
+				w.Header().Set("Content-Type", "application/json")
+				json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1-mini",
+					"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
+				return
+			}
+			for _, tc := range toolCalls {
+				event("", chunk(map[string]any{"tool_calls": []any{tc}}, nil))
+			}
+			if calls == nil {
+				event("", chunk(map[string]any{"role": "assistant", "content": reply}, nil))
+			}
+			event("", chunk(map[string]any{}, finish))
+			events = append(events, [2]string{"", "[DONE]"})
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range events {
+			if e[0] != "" {
+				fmt.Fprintf(w, "event: %s\n", e[0])
+			}
+			fmt.Fprintf(w, "data: %s\n\n", e[1])
+		}
+	}))
+}
+
+// chatParams is a Chat Completions request of one user message.
+func chatParams(prompt string) openai.ChatCompletionNewParams {
+	return openai.ChatCompletionNewParams{Model: "gpt-4.1-mini", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)}}
+}
+
+// responsesParams is a Responses request of one user message.
+func responsesParams(prompt string) responses.ResponseNewParams {
+	return responses.ResponseNewParams{Model: "gpt-4.1-mini", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(prompt)}}
+}
+
+// printEvents is agent.Options whose OnEvent prints each call the model
+// asks for and its result.
+func printEvents() agent.Options {
+	return agent.Options{OnEvent: func(e agent.Event) {
+		switch e.Kind {
+		case agent.CallReady:
+			fmt.Println(e.Call.Name, string(e.Call.Arguments))
+		case agent.CallResult:
+			fmt.Println("  ->", e.Output.Text)
+		}
+	}}
+}
+
+// One adapter serves one registry; tools added to the registry later are
+// in the next definitions it makes.
+func ExampleNew() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	adapter := toolopenai.New(reg)
+	reg.MustAdd(bookHotel)
+	tools, err := adapter.ChatTools()
+	for _, t := range tools {
+		fmt.Println(t.OfFunction.Function.Name)
+	}
+	fmt.Println(err)
+	// Output:
+	// get_weather
+	// book_hotel
+	// <nil>
+}
+
+// The definitions for ChatCompletionNewParams.Tools.
+func ExampleAdapter_ChatTools() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	tools, err := toolopenai.New(reg).ChatTools()
+	if err != nil {
+		panic(err)
+	}
+	f := tools[0].OfFunction.Function
+	fmt.Println(f.Name, "-", f.Description.Value)
+	params, _ := json.Marshal(f.Parameters)
+	fmt.Println(string(params))
+	// Output:
+	// get_weather - Forecast for a city. Use it for weather questions only.
+	// {"additionalProperties":false,"properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","maximum":7,"minimum":1,"default":1}},"required":["city"],"type":"object"}
+}
+
+// The definitions in the wire format, for a client other than the SDK.
+func ExampleAdapter_ChatToolsJSON() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	tools, err := toolopenai.New(reg, toolopenai.WithStrict()).ChatToolsJSON()
+	fmt.Println(string(tools), err)
+	// Output:
+	// [{"function":{"name":"get_weather","strict":true,"description":"Forecast for a city. Use it for weather questions only.","parameters":{"additionalProperties":false,"properties":{"city":{"type":"string","description":"City name"},"days":{"type":["integer","null"],"maximum":7,"minimum":1,"description":"{default: 1}"}},"required":["city","days"],"type":"object"}},"type":"function"}] <nil>
+}
+
+// assistantMessage is an assistant message as the SDK returns it, asking
+// for two calls; the second has arguments out of bounds.
+func assistantMessage() openai.ChatCompletionMessage {
+	var msg openai.ChatCompletionMessage
+	json.Unmarshal([]byte(`{"role":"assistant","content":null,"tool_calls":[
+		{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+		{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":9}"}}]}`), &msg)
+	return msg
+}
+
+// ChatCalls lists what the model asked for and runs nothing: to log the
+// calls, or to decide which to run.
+func ExampleAdapter_ChatCalls() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	for _, c := range toolopenai.New(reg).ChatCalls(assistantMessage()) {
+		fmt.Println(c.ID, c.Name, string(c.Arguments))
+	}
+	// Output:
+	// call_1 get_weather {"city":"Paris"}
+	// call_2 get_weather {"city":"Rome","days":9}
+}
+
+// CallChat runs the calls of an assistant message and returns the tool
+// messages that answer them, in order; a failed call is a message the
+// model can act on.
+func ExampleAdapter_CallChat() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	for _, m := range toolopenai.New(reg).CallChat(context.Background(), assistantMessage()) {
+		fmt.Printf("%s: %q\n", m.OfTool.ToolCallID, m.OfTool.Content.OfString.Value)
+	}
+	// Output:
+	// call_1: "Paris: sunny for 1 day(s)"
+	// call_2: "invalid arguments for tool \"get_weather\":\n- days: 9 is greater than the maximum 7\nFix the arguments and call the tool again."
+}
+
+// CallResponsesJSON is CallResponses for a client that speaks the wire
+// format: the response's "output" array in, the next request's "input"
+// items out.
+func ExampleAdapter_CallResponsesJSON() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	output := json.RawMessage(`[
+		{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Let me check.","annotations":[]}]},
+		{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}]`)
+	input, err := toolopenai.New(reg).CallResponsesJSON(context.Background(), output)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(input))
+	// Output:
+	// [{"output":"Paris: sunny for 1 day(s)","call_id":"call_1","type":"function_call_output"}]
+}
+
+// Dispatch the tool calls of a wire-format assistant message: one tool
+// message per call, in order; errors are messages the model can act on.
+func ExampleAdapter_CallChatJSON() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	msgs, err := toolopenai.New(reg).CallChatJSON(context.Background(), json.RawMessage(`[
+		{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
+		{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":9}"}}]`))
+	fmt.Println(string(msgs), err)
+	// Output:
+	// [{"role":"tool","tool_call_id":"call_1","content":"Paris: sunny for 1 day(s)"},{"role":"tool","tool_call_id":"call_2","content":"invalid arguments for tool \"get_weather\":\n- days: 9 is greater than the maximum 7\nFix the arguments and call the tool again."}] <nil>
+}
+
+// A loop of your own on Chat Completions: send the tools, answer the
+// model's calls with CallChat, ask again, until the model answers.
+func Example_chatLoop() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}; get_weather {"city":"Rome","days":9}`,
+		`get_weather {"city":"Rome","days":7}`, "Sunny in both.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // a real program sets neither
+	ctx := context.Background()
+
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	adapter := toolopenai.New(reg)
+	tools, err := adapter.ChatTools()
+	if err != nil {
+		panic(err)
+	}
+	params := openai.ChatCompletionNewParams{
+		Model:    "gpt-4.1-mini",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris and Rome?")},
+		Tools:    tools,
+	}
+	for range 10 { // a bound on the model calls
+		completion, err := client.Chat.Completions.New(ctx, params)
+		if err != nil {
+			panic(err)
+		}
+		msg := completion.Choices[0].Message
+		if len(msg.ToolCalls) == 0 {
+			fmt.Println(msg.Content)
+			break
+		}
+		results := adapter.CallChat(ctx, msg)
+		for _, r := range results {
+			fmt.Printf("%s: %s\n", r.OfTool.ToolCallID, r.OfTool.Content.OfString.Value)
+		}
+		params.Messages = append(params.Messages, msg.ToParam())
+		params.Messages = append(params.Messages, results...)
+	}
+	// Output:
+	// call_1_1: Paris: sunny for 1 day(s)
+	// call_1_2: invalid arguments for tool "get_weather":
+	// - days: 9 is greater than the maximum 7
+	// Fix the arguments and call the tool again.
+	// call_2_1: Rome: sunny for 7 day(s)
+	// Sunny in both.
+}
+
+// The agent loop with the official client: tools go out, calls come back,
+// results go back, until the model answers.
+func ExampleAdapter_RunChat() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // openai.NewClient() reads OPENAI_API_KEY
+
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	opts := printEvents()
+	opts.MaxSteps = 5
+	run, err := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"), opts)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(run.Answer())
+	fmt.Println(len(run.Messages), "messages")
+	// Output:
+	// get_weather {"city":"Paris"}
+	//   -> Paris: sunny for 1 day(s)
+	// Sunny in Paris.
+	// 4 messages
+}
+
+// A call that needs approval pauses the run; its State, kept as JSON for
+// as long as the host takes, resumes it. The weather call of the same turn
+// ran before the pause; the turn's results go back together, in call
+// order, when the run resumes.
+func ExampleAdapter_ResumeChat() {
+	srv := scriptedModel(`get_weather {"city":"Lima"}; book_hotel {"city":"Lima"}`, "Booked, and sunny in Lima.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, bookHotel)
+	adapter := toolopenai.New(reg)
+	params := chatParams("Book me a room in Lima if it is sunny.")
+
+	run, err := adapter.RunChat(context.Background(), &client.Chat.Completions, params, printEvents())
+	fmt.Println(errors.Is(err, agent.ErrPaused))
+	saved, _ := json.Marshal(run.State) // to a database, a queue, a file
+
+	var state agent.State
+	json.Unmarshal(saved, &state)
+	for _, c := range state.Pending() {
+		fmt.Println("approve", c.Name, string(c.Arguments))
+		state.Approve(c.Key())
+	}
+	run, err = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params, &state, printEvents())
+	fmt.Println(run.Answer(), err)
+	// Output:
+	// get_weather {"city":"Lima"}
+	// book_hotel {"city":"Lima"}
+	// true
+	// approve book_hotel {"city":"Lima"}
+	//   -> Lima: sunny for 1 day(s)
+	//   -> booked a room in Lima
+	// Booked, and sunny in Lima. <nil>
+}
+
+// A streamed run shows each call as the model writes it, and the answer.
+func ExampleAdapter_StreamChat() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	_, err := toolopenai.New(reg).StreamChat(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"),
+		agent.Options{OnEvent: func(e agent.Event) {
+			switch e.Kind {
+			case agent.CallStarted:
+				fmt.Print("[", e.Call.Name, " ")
+			case agent.ArgumentsDelta:
+				fmt.Print(e.Delta)
+			case agent.CallReady:
+				fmt.Println("]")
+			case agent.TextDelta:
+				fmt.Print(e.Text)
+			}
+		}})
+	fmt.Println()
+	fmt.Println(err)
+	// Output:
+	// [get_weather {"city":"Paris"}]
+	// Sunny in Paris.
+	// <nil>
+}
+
+// ResumeStreamChat goes on with a paused run on the streaming API; the
+// State may come from any chat runner.
+func ExampleAdapter_ResumeStreamChat() {
+	srv := scriptedModel(`book_hotel {"city":"Oslo"}`, "I did not book Oslo.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(bookHotel)
+	adapter := toolopenai.New(reg)
+	params := chatParams("Book me a room in Oslo.")
+
+	run, err := adapter.StreamChat(context.Background(), &client.Chat.Completions, params, printEvents())
+	for errors.Is(err, agent.ErrPaused) {
+		for _, c := range run.State.Pending() {
+			run.State.Reject(c.Key(), "the user books rooms themselves")
+		}
+		run, err = adapter.ResumeStreamChat(context.Background(), &client.Chat.Completions, params, run.State, printEvents())
+	}
+	fmt.Println(run.Answer(), err)
+	// Output:
+	// book_hotel {"city":"Oslo"}
+	//   -> the host did not allow this call of "book_hotel": the user books rooms themselves
+	// I did not book Oslo. <nil>
+}
+
+// Answer is the model's last text; Final holds the whole response.
+func ExampleChatRun_Answer() {
+	srv := scriptedModel("Hello! Ask me about the weather.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	run, err := toolopenai.New(toolreg.NewRegistry()).RunChat(context.Background(), &client.Chat.Completions, chatParams("Hi"), agent.Options{})
+	fmt.Println(run.Answer(), err)
+	fmt.Println(run.Final.Choices[0].FinishReason)
+	// Output:
+	// Hello! Ask me about the weather. <nil>
+	// stop
+}
+
+// Steps counts the model calls, those before a pause included.
+func ExampleChatRun_Steps() {
+	srv := scriptedModel(`get_weather {"city":"Lima"}`, `book_hotel {"city":"Lima"}`, "Booked.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, bookHotel)
+	adapter := toolopenai.New(reg)
+	params := chatParams("Book Lima.")
+	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params, agent.Options{})
+	fmt.Println("paused after", run.Steps(), "steps")
+	run.State.Approve(run.State.Pending()[0].Key())
+	run, _ = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params, run.State, agent.Options{})
+	fmt.Println("done after", run.Steps(), "steps")
+	// Output:
+	// paused after 2 steps
+	// done after 3 steps
+}
+
+// A host that drives the run itself (a durable workflow, say) asks the
+// model through ChatModel, one step at a time, and runs the calls where it
+// likes.
+func ExampleAdapter_ChatModel() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	ctx := context.Background()
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	var state agent.State
+	model, err := toolopenai.New(reg).ChatModel(&client.Chat.Completions, chatParams("Weather in Paris?"), &state)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(model.Info())
+	for step := 1; ; step++ {
+		reply, err := model.Ask(ctx, agent.NewStep(step, reg), nil, nil)
+		if err != nil {
+			panic(err)
+		}
+		if len(reply.Calls) == 0 {
+			break
+		}
+		outs := reg.CallAll(ctx, reply.Calls) // or each in an activity of its own
+		fmt.Println(reply.Calls[0].Name, "->", outs[0].Text)
+		model.Answer(reply.Calls, outs)
+	}
+	model.Save(&state) // the transcript, as JSON, to resume from
+	var transcript []map[string]any
+	json.Unmarshal(state.Transcript, &transcript)
+	fmt.Println(len(transcript), "messages, the last:", transcript[len(transcript)-1]["content"])
+	// Output:
+	// {openai.chat gpt-4.1-mini}
+	// get_weather -> Paris: sunny for 1 day(s)
+	// 4 messages, the last: Sunny in Paris.
+}
+
+// The definitions for responses.ResponseNewParams.Tools.
+func ExampleAdapter_ResponsesTools() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	tools, err := toolopenai.New(reg, toolopenai.WithStrict()).ResponsesTools()
+	if err != nil {
+		panic(err)
+	}
+	f := tools[0].OfFunction
+	fmt.Println(f.Name, "strict:", f.Strict.Value)
+	// Output:
+	// get_weather strict: true
+}
+
+// The Responses definitions in the wire format: flat, without Chat's
+// "function" wrapper.
+func ExampleAdapter_ResponsesToolsJSON() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	tools, err := toolopenai.New(reg).ResponsesToolsJSON()
+	fmt.Println(string(tools), err)
+	// Output:
+	// [{"strict":false,"parameters":{"additionalProperties":false,"properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","maximum":7,"minimum":1,"default":1}},"required":["city"],"type":"object"},"name":"get_weather","description":"Forecast for a city. Use it for weather questions only.","type":"function"}] <nil>
+}
+
+// responseOutput is the output of a response as the SDK returns it: a
+// message, then two calls, the second with arguments out of bounds.
+func responseOutput() []responses.ResponseOutputItemUnion {
+	var output []responses.ResponseOutputItemUnion
+	json.Unmarshal([]byte(`[
+		{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Let me check.","annotations":[]}]},
+		{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"},
+		{"type":"function_call","id":"fc_2","call_id":"call_2","name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":9}","status":"completed"}]`), &output)
+	return output
+}
+
+// ResponsesCalls lists the function calls of a response's output, keyed
+// by call_id, and runs nothing; other items (messages, reasoning) are
+// skipped.
+func ExampleAdapter_ResponsesCalls() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	for _, c := range toolopenai.New(reg).ResponsesCalls(responseOutput()) {
+		fmt.Println(c.ID, c.Name, string(c.Arguments))
+	}
+	// Output:
+	// call_1 get_weather {"city":"Paris"}
+	// call_2 get_weather {"city":"Rome","days":9}
+}
+
+// CallResponses runs the function calls of a response's output and
+// returns the function_call_output items that answer them, for the next
+// request's input.
+func ExampleAdapter_CallResponses() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	for _, item := range toolopenai.New(reg).CallResponses(context.Background(), responseOutput()) {
+		out := item.OfFunctionCallOutput
+		fmt.Printf("%s: %q\n", out.CallID, out.Output.OfString.Value)
+	}
+	// Output:
+	// call_1: "Paris: sunny for 1 day(s)"
+	// call_2: "invalid arguments for tool \"get_weather\":\n- days: 9 is greater than the maximum 7\nFix the arguments and call the tool again."
+}
+
+// A loop of your own on the Responses API: the conversation stays on the
+// server, so each request sends only the results, on the previous
+// response.
+func Example_responsesLoop() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // a real program sets neither
+	ctx := context.Background()
+
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	adapter := toolopenai.New(reg)
+	tools, err := adapter.ResponsesTools()
+	if err != nil {
+		panic(err)
+	}
+	params := responsesParams("Weather in Paris?")
+	params.Tools = tools
+	for range 10 { // a bound on the model calls
+		resp, err := client.Responses.New(ctx, params)
+		if err != nil {
+			panic(err)
+		}
+		results := adapter.CallResponses(ctx, resp.Output)
+		if len(results) == 0 {
+			fmt.Println(resp.OutputText())
+			break
+		}
+		for _, r := range results {
+			fmt.Printf("%s: %s\n", r.OfFunctionCallOutput.CallID, r.OfFunctionCallOutput.Output.OfString.Value)
+		}
+		params.PreviousResponseID = openai.String(resp.ID)
+		params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: results}
+	}
+	// Output:
+	// call_1_1: Paris: sunny for 1 day(s)
+	// Sunny in Paris.
+}
+
+// The agent loop on the Responses API.
+func ExampleAdapter_RunResponses() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}; get_weather {"city":"Rome"}`, "Sunny in both.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	run, err := toolopenai.New(reg).RunResponses(context.Background(), &client.Responses, responsesParams("Paris or Rome?"), printEvents())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(run.Answer())
+	fmt.Println(len(run.Responses), "responses;", len(run.Inputs[0]), "results sent on", run.Responses[0].ID)
+	// Output:
+	// get_weather {"city":"Paris"}
+	// get_weather {"city":"Rome"}
+	//   -> Paris: sunny for 1 day(s)
+	//   -> Rome: sunny for 1 day(s)
+	// Sunny in both.
+	// 2 responses; 2 results sent on resp_1
+}
+
+// A paused Responses run keeps the response to continue in its State.
+func ExampleAdapter_ResumeResponses() {
+	srv := scriptedModel(`book_hotel {"city":"Lima"}`, "Booked.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(bookHotel)
+	adapter := toolopenai.New(reg)
+	params := responsesParams("Book Lima.")
+
+	run, err := adapter.RunResponses(context.Background(), &client.Responses, params, agent.Options{})
+	fmt.Println(errors.Is(err, agent.ErrPaused), "continuing", run.State.Cursor)
+	run.State.ApproveWith(run.State.Pending()[0].Key(), json.RawMessage(`{"city":"Lima","days":2}`))
+	run, err = adapter.ResumeResponses(context.Background(), &client.Responses, params, run.State, printEvents())
+	fmt.Println(run.Answer(), err)
+	// Output:
+	// true continuing resp_1
+	//   -> booked a room in Lima
+	// Booked. <nil>
+}
+
+// StreamResponses reports the answer as the model writes it, and each
+// result as its call has run.
+func ExampleAdapter_StreamResponses() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	_, err := toolopenai.New(reg).StreamResponses(context.Background(), &client.Responses, responsesParams("Weather in Paris?"),
+		agent.Options{OnEvent: func(e agent.Event) {
+			if e.Kind == agent.TextDelta {
+				fmt.Print(e.Text)
+			}
+			if e.Kind == agent.CallResult {
+				fmt.Printf("(%s: %s)\n", e.Call.Name, e.Output.Text)
+			}
+		}})
+	fmt.Println()
+	fmt.Println(err)
+	// Output:
+	// (get_weather: Paris: sunny for 1 day(s))
+	// Sunny in Paris.
+	// <nil>
+}
+
+// ResumeStreamResponses goes on with a paused Responses run on the
+// streaming API, once the host has approved its calls.
+func ExampleAdapter_ResumeStreamResponses() {
+	srv := scriptedModel(`book_hotel {"city":"Oslo"}`, "Booked in Oslo.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(bookHotel)
+	adapter := toolopenai.New(reg)
+	params := responsesParams("Book me a room in Oslo.")
+
+	run, err := adapter.StreamResponses(context.Background(), &client.Responses, params, agent.Options{})
+	fmt.Println(err)
+	for _, c := range run.State.Pending() {
+		run.State.Approve(c.Key())
+	}
+	run, err = adapter.ResumeStreamResponses(context.Background(), &client.Responses, params, run.State, printEvents())
+	fmt.Println(run.Answer(), err)
+	// Output:
+	// the run is waiting for the host
+	//   -> booked a room in Oslo
+	// Booked in Oslo. <nil>
+}
+
+// Answer is the text of the final response.
+func ExampleResponsesRun_Answer() {
+	srv := scriptedModel("Hello! Ask me about the weather.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	run, err := toolopenai.New(toolreg.NewRegistry()).RunResponses(context.Background(), &client.Responses, responsesParams("Hi"), agent.Options{})
+	fmt.Println(run.Answer(), err)
+	fmt.Println(run.Final.Status)
+	// Output:
+	// Hello! Ask me about the weather. <nil>
+	// completed
+}
+
+// Steps counts the model calls of a Responses run.
+func ExampleResponsesRun_Steps() {
+	srv := scriptedModel(`get_weather {"city":"Oslo"}`, `get_weather {"city":"Oslo","days":3}`, "Cold.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	run, err := toolopenai.New(reg).RunResponses(context.Background(), &client.Responses, responsesParams("Oslo?"), agent.Options{})
+	fmt.Println(run.Steps(), "steps", err)
+	// Output:
+	// 3 steps <nil>
+}
+
+// ResponsesModel is the Responses API's side of a run, for a host that
+// drives runs itself.
+func ExampleAdapter_ResponsesModel() {
+	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	defer srv.Close()
+	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	ctx := context.Background()
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	var state agent.State
+	model, err := toolopenai.New(reg).ResponsesModel(&client.Responses, responsesParams("Weather in Paris?"), &state)
+	if err != nil {
+		panic(err)
+	}
+	reply, _ := model.Ask(ctx, agent.NewStep(1, reg), nil, nil)
+	model.Answer(reply.Calls, reg.CallAll(ctx, reply.Calls))
+	model.Save(&state) // the results are not sent yet: they wait in the transcript
+	fmt.Println(model.Info().Provider, "continues", state.Cursor, "with", string(state.Transcript))
+	// Output:
+	// openai.responses continues resp_1 with [{"output":"Paris: sunny for 1 day(s)","call_id":"call_1_1","type":"function_call_output"}]
+}
+
+// Strict mode (Structured Outputs): the model's arguments always match
+// the schema. A tool strict mode cannot express is refused, naming the
+// tool and the field, rather than sent with a weaker schema.
+func ExampleWithStrict() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, setLabels)
+	_, err := toolopenai.New(reg, toolopenai.WithStrict()).ChatTools()
+	fmt.Println(errors.Is(err, toolreg.ErrUnsupportedSchema))
+	fmt.Println(err)
+	// Output:
+	// true
+	// tool cannot be sent in strict mode: tool "set_labels": schema at labels: OpenAI strict mode cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects
+}
+
+// Only the named tools go strict; the others are sent as they are.
+func ExampleWithStrictTools() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, setLabels)
+	adapter := toolopenai.New(reg, toolopenai.WithStrictTools("get_weather"))
+	tools, err := adapter.ChatTools()
+	for _, t := range tools {
+		fmt.Println(t.OfFunction.Function.Name, t.OfFunction.Function.Strict.Value)
+	}
+	fmt.Println(err)
+	// Output:
+	// get_weather true
+	// set_labels false
+	// <nil>
+}
+
+// With the fallback a tool strict mode cannot express is sent non-strict,
+// and NotStrict says why.
+func ExampleWithNonStrictFallback() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, setLabels)
+	adapter := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+	_, err := adapter.ChatTools()
+	fmt.Println(err)
+	fmt.Println(adapter.Strict("get_weather"), adapter.Strict("set_labels"))
+	// Output:
+	// <nil>
+	// true false
+}
+
+// Strict reports which tools go in strict mode, for logs or tests.
+func ExampleAdapter_Strict() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, setLabels)
+	plain, strict := toolopenai.New(reg), toolopenai.New(reg, toolopenai.WithStrictTools("get_weather"))
+	fmt.Println(plain.Strict("get_weather"), strict.Strict("get_weather"), strict.Strict("set_labels"))
+	// Output:
+	// false true false
+}
+
+// A dynamic tool (here an MCP server's, say) whose schema strict mode
+// cannot express is sent non-strict rather than refused; NotStrict says
+// why.
+func ExampleAdapter_NotStrict() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, toolreg.MustNewDynamic("search", "Searches the documents.",
+		json.RawMessage(`{"type":"object","properties":{"filters":{"type":"object","additionalProperties":{"type":"string"}}}}`),
+		func(context.Context, json.RawMessage) (string, error) { return "", nil }))
+	adapter := toolopenai.New(reg, toolopenai.WithStrict())
+	fmt.Println(adapter.NotStrict("get_weather"))
+	fmt.Println(adapter.NotStrict("search"))
+	// Output:
+	// <nil>
+	// tool cannot be sent in strict mode: tool "search": schema at filters: OpenAI strict mode cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects
+}

@@ -1,0 +1,297 @@
+// Package openai serves a toolreg.Registry to OpenAI models through the
+// official SDK (github.com/openai/openai-go/v3): tool definitions for Chat
+// Completions and Responses (optionally in strict mode), the dispatch of a
+// model's tool calls, and agent loops (RunChat, RunResponses). The *JSON
+// functions speak the plain wire format, for other clients and
+// OpenAI-compatible servers (Ollama, vLLM, llama.cpp).
+//
+// The package imports the SDK as the registry's only link to OpenAI: it
+// converts; the registry validates and runs the calls.
+package toolopenai
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/adapt"
+	"github.com/toolreg/toolreg/internal/dialect"
+)
+
+// Adapter speaks OpenAI for one registry. Definitions are lowered once per
+// tool and cached; tools added to the registry later are picked up. An
+// Adapter is safe for concurrent use.
+//
+// A tool's parameters are its input schema less what only restates its Go
+// types (a bound at the limit of int64, the RFC 3339 pattern of a
+// time.Time beside format date-time), lowered for strict mode where it is
+// on. Calls are still checked against the full input schema, so a model
+// that crosses an omitted bound is told which.
+type Adapter struct {
+	reg  *toolreg.Registry
+	defs *adapt.Defs[*entry]
+	// What each API takes of the results' media.
+	chatMedia, responsesMedia *adapt.MediaRules
+}
+
+// entry is one tool as OpenAI sees it, built once.
+type entry struct {
+	params map[string]any // the parameters schema, its values kept as raw JSON
+	chat   openai.ChatCompletionToolUnionParam
+	resp   responses.ToolUnionParam
+	strict adapt.Strict // zero for a tool sent non-strict
+}
+
+// New returns an Adapter for reg.
+func New(reg *toolreg.Registry, opts ...Option) *Adapter {
+	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
+	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build),
+		chatMedia: &chatMedia, responsesMedia: &responsesMedia}
+}
+
+func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
+	e := &entry{strict: st}
+	schema := st.Schema
+	if !st.On() {
+		var err error
+		if schema, err = dialect.Compact(t.InputSchema()); err != nil {
+			return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
+		}
+	}
+	params, err := rawObject(schema)
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: %w", t.Name(), err)
+	}
+	e.params = params
+	fn := shared.FunctionDefinitionParam{
+		Name:        t.Name(),
+		Description: openai.String(t.Description()),
+		Parameters:  params,
+		Strict:      openai.Bool(st.On()),
+	}
+	e.chat = openai.ChatCompletionFunctionTool(fn)
+	e.resp = responses.ToolUnionParam{OfFunction: &responses.FunctionToolParam{
+		Name:        t.Name(),
+		Description: openai.String(t.Description()),
+		Parameters:  params,
+		Strict:      openai.Bool(st.On()),
+	}}
+	return e, nil
+}
+
+// rawObject splits a JSON object into its members, each kept as raw JSON:
+// the SDK's parameter maps then marshal the schema with its property order
+// intact.
+func rawObject(schema json.RawMessage) (map[string]any, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(schema, &m); err != nil {
+		return nil, fmt.Errorf("schema is not a JSON object: %w", err)
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out, nil
+}
+
+// ChatTools returns the registry's tools as Chat Completions tool params,
+// in registration order, ready for ChatCompletionNewParams.Tools. The
+// params are the caller's; their Parameters maps are shared and must not
+// be modified.
+func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
+	_, es, err := a.defs.All()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]openai.ChatCompletionToolUnionParam, len(es))
+	fns := make([]openai.ChatCompletionFunctionToolParam, len(es)) // copies: the caller may set fields
+	for i, e := range es {
+		fns[i] = *e.chat.OfFunction
+		out[i] = openai.ChatCompletionToolUnionParam{OfFunction: &fns[i]}
+	}
+	return out, nil
+}
+
+// ResponsesTools returns the registry's tools as Responses API tool params,
+// ready for responses.ResponseNewParams.Tools.
+func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
+	_, es, err := a.defs.All()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]responses.ToolUnionParam, len(es))
+	fns := make([]responses.FunctionToolParam, len(es))
+	for i, e := range es {
+		fns[i] = *e.resp.OfFunction
+		out[i] = responses.ToolUnionParam{OfFunction: &fns[i]}
+	}
+	return out, nil
+}
+
+// ChatToolsJSON is ChatTools as the JSON array the Chat Completions API
+// takes in "tools", for clients other than the official SDK.
+func (a *Adapter) ChatToolsJSON() (json.RawMessage, error) {
+	tools, err := a.ChatTools()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(tools)
+}
+
+// ResponsesToolsJSON is ResponsesTools as the JSON array the Responses API
+// takes in "tools".
+func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
+	tools, err := a.ResponsesTools()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(tools)
+}
+
+// Strict reports whether the named tool is sent in strict mode.
+func (a *Adapter) Strict(name string) bool {
+	e, ok := a.defs.Lookup(name)
+	return ok && e.strict.On()
+}
+
+// NotStrict says why the named tool is sent non-strict although strict
+// mode was asked for it: its schema cannot be made strict (a dynamic tool's
+// or a hand-written one's, or any tool under WithNonStrictFallback). nil
+// when the tool is strict, or strict mode was not asked for it.
+func (a *Adapter) NotStrict(name string) error {
+	e, ok := a.defs.Lookup(name)
+	if !ok {
+		return nil
+	}
+	return e.strict.Reason
+}
+
+// toolCall turns one provider call into a registry call: the arguments
+// string is the JSON, and a strict tool's placeholder nulls are dropped so
+// that the call validates against the canonical schema.
+func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
+	args := []byte(arguments)
+	if e, ok := a.defs.Lookup(name); ok {
+		args = e.strict.StripNulls(args)
+	}
+	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
+}
+
+// ChatCalls lists the tool calls of an assistant message as registry calls.
+func (a *Adapter) ChatCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall {
+	calls := make([]toolreg.ToolCall, len(msg.ToolCalls))
+	for i, tc := range msg.ToolCalls {
+		name, args := tc.Function.Name, tc.Function.Arguments
+		if tc.Type == "custom" {
+			name, args = tc.Custom.Name, tc.Custom.Input
+		}
+		calls[i] = a.toolCall(tc.ID, name, args)
+	}
+	return calls
+}
+
+// CallChat runs the tool calls of an assistant message concurrently and
+// returns one tool message per call, in the order of the calls. Failures
+// (unknown tool, invalid arguments, a tool's error or panic) are tool
+// messages too, whose text tells the model what to fix.
+//
+// A tool message holds text only, so results' media (toolreg.Output.Media)
+// follow in one user message after the tool messages: each result's
+// images (PNG, JPEG, WebP, GIF) as image_url parts and PDFs as file parts,
+// after a line naming the call, and the tool message's text says they
+// follow. Audio, other types, and media past 50 MB for the turn are left
+// out, each replaced in the tool message by a line of text that says what
+// and why. Append every message returned, in order.
+func (a *Adapter) CallChat(ctx context.Context, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
+	calls := a.ChatCalls(msg)
+	return a.chatMessages(calls, a.reg.CallAll(ctx, calls))
+}
+
+// ResponsesCalls lists the function_call items of a response's output as
+// registry calls, keyed by call_id.
+func (a *Adapter) ResponsesCalls(output []responses.ResponseOutputItemUnion) []toolreg.ToolCall {
+	var calls []toolreg.ToolCall
+	for _, item := range output {
+		if item.Type != "function_call" {
+			continue
+		}
+		fc := item.AsFunctionCall()
+		calls = append(calls, a.toolCall(fc.CallID, fc.Name, fc.Arguments))
+	}
+	return calls
+}
+
+// CallResponses runs the function_call items of a response's output and
+// returns one function_call_output input item per call, in order.
+//
+// A result with media (toolreg.Output.Media) has a list as its output:
+// its text as input_text, then images (PNG, JPEG, WebP, GIF) as
+// input_image and files (PDFs, text, office documents) as input_file, all
+// inline. Audio, other types, and media past 50 MB for the turn are left
+// out, each replaced by a line of text that says what and why.
+func (a *Adapter) CallResponses(ctx context.Context, output []responses.ResponseOutputItemUnion) []responses.ResponseInputItemUnionParam {
+	calls := a.ResponsesCalls(output)
+	return a.functionCallOutputs(calls, a.reg.CallAll(ctx, calls))
+}
+
+// CallResponsesJSON is CallResponses on the wire format, for clients
+// other than the official SDK: it takes the "output" array of a response
+// and returns the JSON array of function_call_output items to send in the
+// next request's "input", the bytes the SDK would send.
+func (a *Adapter) CallResponsesJSON(ctx context.Context, output json.RawMessage) (json.RawMessage, error) {
+	var items []responses.ResponseOutputItemUnion
+	if err := json.Unmarshal(output, &items); err != nil {
+		return nil, fmt.Errorf("openai: output is not a JSON array of response output items: %w", err)
+	}
+	return json.Marshal(a.CallResponses(ctx, items))
+}
+
+type wireToolMessage struct {
+	Role       string `json:"role"`
+	ToolCallID string `json:"tool_call_id"`
+	Content    string `json:"content"`
+}
+
+// CallChatJSON is CallChat on the wire format: it takes the "tool_calls"
+// array of an assistant message and returns the JSON array of tool
+// messages to append to "messages", followed by the user message that
+// holds their media, if any, as CallChat makes it. Arguments may also be
+// given as a JSON object instead of a string, as Ollama's native API does.
+func (a *Adapter) CallChatJSON(ctx context.Context, toolCalls json.RawMessage) (json.RawMessage, error) {
+	var raw []json.RawMessage
+	if err := json.Unmarshal(toolCalls, &raw); err != nil {
+		return nil, fmt.Errorf("openai: tool_calls is not a JSON array: %w", err)
+	}
+	calls := make([]toolreg.ToolCall, len(raw))
+	for i, r := range raw {
+		var tc struct {
+			ID       string `json:"id"`
+			Function struct {
+				Name      string          `json:"name"`
+				Arguments json.RawMessage `json:"arguments"`
+			} `json:"function"`
+		}
+		if err := json.Unmarshal(r, &tc); err != nil {
+			return nil, fmt.Errorf("openai: tool call %d: %w", i, err)
+		}
+		args := string(tc.Function.Arguments)
+		var s string
+		if json.Unmarshal(tc.Function.Arguments, &s) == nil {
+			args = s // the usual form: the arguments object as a JSON string
+		}
+		calls[i] = a.toolCall(tc.ID, tc.Function.Name, args)
+	}
+	texts, media := a.chatResults(calls, a.reg.CallAll(ctx, calls))
+	msgs := make([]any, len(calls), len(calls)+1)
+	for i, c := range calls {
+		msgs[i] = wireToolMessage{Role: "tool", ToolCallID: c.ID, Content: texts[i]}
+	}
+	if media != nil {
+		msgs = append(msgs, media)
+	}
+	return json.Marshal(msgs)
+}

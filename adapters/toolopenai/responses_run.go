@@ -1,0 +1,258 @@
+package toolopenai
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/packages/param"
+	"github.com/openai/openai-go/v3/packages/ssestream"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/adapt"
+)
+
+// ResponsesClient is the part of the SDK a Responses run needs:
+// &client.Responses satisfies it.
+type ResponsesClient interface {
+	New(ctx context.Context, body responses.ResponseNewParams, opts ...option.RequestOption) (*responses.Response, error)
+}
+
+// StreamingResponsesClient is the part of the SDK a streaming Responses
+// run needs: &client.Responses satisfies it.
+type StreamingResponsesClient interface {
+	NewStreaming(ctx context.Context, body responses.ResponseNewParams, opts ...option.RequestOption) *ssestream.Stream[responses.ResponseStreamEventUnion]
+}
+
+// ResponsesRun is what a Responses run produced, also when it ends with an
+// error.
+type ResponsesRun struct {
+	// Responses are the model's responses in order (of this call of
+	// RunResponses or ResumeResponses); each turn after the first continues
+	// the previous one (previous_response_id) with the function_call_output
+	// items of its calls.
+	Responses []*responses.Response
+	// Inputs are the function_call_output items sent after each response
+	// that asked for tools, in the same order.
+	Inputs [][]responses.ResponseInputItemUnionParam
+	// Final is the last response.
+	Final *responses.Response
+	// State is where the run stands, as data: resume it with
+	// ResumeResponses when the run returned agent.ErrPaused.
+	State *agent.State
+}
+
+// Answer is the text of the final response, "" if there is none.
+func (r *ResponsesRun) Answer() string {
+	if r.Final == nil {
+		return ""
+	}
+	return r.Final.OutputText()
+}
+
+// Steps counts the model calls of the run, resumed runs included.
+func (r *ResponsesRun) Steps() int { return r.State.Steps }
+
+const responsesProvider = "openai.responses"
+
+// RunResponses is RunChat on the Responses API: the conversation state
+// stays on the server, and each turn sends the function_call_output items
+// of the previous response's calls with previous_response_id (so the
+// request must not set store to false). The semantics are RunChat's; a
+// response left incomplete by a token limit ends the run with
+// toolreg.ErrTruncated.
+func (a *Adapter) RunResponses(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, opts agent.Options) (*ResponsesRun, error) {
+	return a.runResponses(ctx, &responsesModel{a: a, client: client}, params, &agent.State{}, opts)
+}
+
+// ResumeResponses goes on with a paused Responses run, as ResumeChat does
+// for chat: state holds the response to continue (State.Cursor).
+func (a *Adapter) ResumeResponses(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
+	return a.runResponses(ctx, &responsesModel{a: a, client: client}, params, state, opts)
+}
+
+// StreamResponses is RunResponses on the streaming API, as StreamChat is
+// for chat.
+func (a *Adapter) StreamResponses(ctx context.Context, client StreamingResponsesClient, params responses.ResponseNewParams, opts agent.Options) (*ResponsesRun, error) {
+	return a.runResponses(ctx, &responsesModel{a: a, stream: client}, params, &agent.State{}, opts)
+}
+
+// ResumeStreamResponses is ResumeResponses on the streaming API.
+func (a *Adapter) ResumeStreamResponses(ctx context.Context, client StreamingResponsesClient, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
+	return a.runResponses(ctx, &responsesModel{a: a, stream: client}, params, state, opts)
+}
+
+// ResponsesModel is the Responses API's side of a run, as ChatModel is for
+// chat.
+func (a *Adapter) ResponsesModel(client ResponsesClient, params responses.ResponseNewParams, state *agent.State) (agent.Model, error) {
+	return a.responsesModel(&responsesModel{a: a, client: client}, params, state)
+}
+
+func (a *Adapter) runResponses(ctx context.Context, m *responsesModel, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
+	m, err := a.responsesModel(m, params, state)
+	if err != nil {
+		return m.run, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
+}
+
+func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNewParams, state *agent.State) (*responsesModel, error) {
+	if state == nil {
+		return nil, errors.New("openai: a Responses model without a state")
+	}
+	m.params, m.fixedTools = params, len(params.Tools) > 0
+	m.run = &ResponsesRun{State: state}
+	if state.Cursor != "" {
+		m.params.PreviousResponseID = openai.String(state.Cursor)
+	}
+	if len(state.Transcript) > 0 {
+		var items []responses.ResponseInputItemUnionParam
+		if err := json.Unmarshal(state.Transcript, &items); err != nil {
+			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of input items: %w", agent.ErrInvalidState, err)
+		}
+		m.params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
+	}
+	return m, nil
+}
+
+// responsesModel is the Responses API's side of the loop, for one run. It
+// is no agent.TurnReader: the calls of a paused turn are in the response
+// State.Cursor names, on the server, and the loop checks the State without
+// a request. The API itself refuses results for calls its previous
+// response does not hold, but only once they ran; a sealed State
+// (agent.Options.StateKey) is what binds the turn to the run.
+type responsesModel struct {
+	a          *Adapter
+	client     ResponsesClient
+	stream     StreamingResponsesClient
+	params     responses.ResponseNewParams
+	fixedTools bool
+	unsent     []responses.ResponseInputItemUnionParam // answered, not yet sent
+	run        *ResponsesRun
+}
+
+func (m *responsesModel) Info() agent.RunInfo {
+	return agent.RunInfo{Provider: responsesProvider, Model: string(m.params.Model)}
+}
+
+func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	emit, ready = adapt.Hooks(emit, ready)
+	params := m.params
+	if !m.fixedTools {
+		all, err := m.a.ResponsesTools()
+		if err != nil {
+			return agent.Reply{}, err
+		}
+		names := s.Tools()
+		params.Tools = slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !slices.Contains(names, t.OfFunction.Name) })
+	}
+	if len(params.Tools) > 0 {
+		params.ToolChoice = responsesToolChoice(s.Choice)
+	}
+	var resp *responses.Response
+	var err error
+	if m.stream != nil {
+		resp, err = m.a.streamResponses(ctx, m.stream, params, s.Number, emit, ready)
+	} else {
+		resp, err = m.client.New(ctx, params)
+	}
+	if err != nil {
+		return agent.Reply{}, fmt.Errorf("openai: step %d: %w", s.Number, err)
+	}
+	m.unsent = nil
+	m.run.Final = resp
+	m.run.Responses = append(m.run.Responses, resp)
+	m.run.State.Cursor = resp.ID
+	usage := agent.Usage{InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens}
+	emit(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: usage, Response: resp})
+	if resp.Status == "incomplete" {
+		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (%s)", s.Number, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
+	}
+	m.params.PreviousResponseID = openai.String(resp.ID)
+	return agent.Reply{Calls: m.a.ResponsesCalls(resp.Output), Usage: usage}, nil
+}
+
+func (m *responsesModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
+	items := m.a.functionCallOutputs(calls, outs)
+	m.run.Inputs = append(m.run.Inputs, items)
+	m.unsent = items
+	m.params.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: items}
+	return nil
+}
+
+// Save keeps the response to continue (Cursor) and the items answered but
+// not sent yet (Transcript); the conversation itself is on the server.
+func (m *responsesModel) Save(s *agent.State) error {
+	s.Transcript = nil
+	if len(m.unsent) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(m.unsent)
+	s.Transcript = b
+	return err
+}
+
+// responsesToolChoice is a step's tool choice in the Responses API's form.
+func responsesToolChoice(c agent.ToolChoice) responses.ResponseNewParamsToolChoiceUnion {
+	mode := func(o responses.ToolChoiceOptions) responses.ResponseNewParamsToolChoiceUnion {
+		return responses.ResponseNewParamsToolChoiceUnion{OfToolChoiceMode: param.NewOpt(o)}
+	}
+	switch c.Mode {
+	case agent.ChoiceNone:
+		return mode(responses.ToolChoiceOptionsNone)
+	case agent.ChoiceRequired:
+		return mode(responses.ToolChoiceOptionsRequired)
+	case agent.ChoiceTool:
+		return responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: c.Tool}}
+	}
+	return mode(responses.ToolChoiceOptionsAuto)
+}
+
+// streamResponses reads one streamed response: text and function calls
+// are reported as they arrive, each call handed to ready when its item is
+// done, and the response is the one the response.completed event carries
+// (the API's own accumulation: no partial JSON is parsed here).
+func (a *Adapter) streamResponses(ctx context.Context, client StreamingResponsesClient, params responses.ResponseNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*responses.Response, error) {
+	stream := client.NewStreaming(ctx, params)
+	defer stream.Close()
+	calls := map[string]toolreg.ToolCall{} // function_call items, by item id
+	index := map[string]int{}              // their place among the calls
+	for stream.Next() {
+		ev := stream.Current()
+		switch ev.Type {
+		case "response.output_text.delta":
+			emit(agent.Event{Kind: agent.TextDelta, Step: step, Text: ev.Delta})
+		case "response.output_item.added":
+			if ev.Item.Type == "function_call" {
+				fc := ev.Item.AsFunctionCall()
+				call := toolreg.ToolCall{ID: fc.CallID, Name: fc.Name}
+				calls[ev.Item.ID], index[ev.Item.ID] = call, len(index)
+				emit(agent.Event{Kind: agent.CallStarted, Step: step, Call: call})
+			}
+		case "response.function_call_arguments.delta":
+			emit(agent.Event{Kind: agent.ArgumentsDelta, Step: step, Call: calls[ev.ItemID], Delta: ev.Delta})
+		case "response.output_item.done":
+			if ev.Item.Type == "function_call" {
+				fc := ev.Item.AsFunctionCall()
+				ready(index[ev.Item.ID], a.toolCall(fc.CallID, fc.Name, fc.Arguments))
+			}
+		case "response.completed", "response.incomplete":
+			resp := ev.Response
+			return &resp, stream.Err()
+		case "response.failed":
+			return nil, fmt.Errorf("the response failed: %s", ev.Response.Error.Message)
+		case "error":
+			return nil, fmt.Errorf("the stream reported an error: %s (%s)", ev.Message, ev.Code)
+		}
+	}
+	if err := stream.Err(); err != nil {
+		return nil, err
+	}
+	return nil, fmt.Errorf("%w: the stream ended before the response was complete", toolreg.ErrTruncated)
+}

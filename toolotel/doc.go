@@ -1,0 +1,26 @@
+// Package otel records OpenTelemetry traces and metrics of toolreg's tool
+// calls and agent runs, following the OpenTelemetry semantic conventions
+// for generative AI. It is a module of its own, so that a program that uses
+// toolreg without OpenTelemetry never gets its dependencies.
+//
+// Imported as toolotel (its name clashes with go.opentelemetry.io/otel):
+//
+//	reg.Use(toolotel.Middleware())                       // a span and metrics per tool call
+//	run, err := adapter.RunChat(ctx, client, params, agent.Options{
+//		Observer: toolotel.NewObserver(),                // a span per run and per model call
+//	})
+//
+// Both record with the global providers unless WithTracerProvider and
+// WithMeterProvider say otherwise; with none set up, they cost next to
+// nothing. Neither records what the model sent or read unless WithContent
+// says so.
+//
+// Over MCP, package otelmcp makes a client's trace context (sent in a
+// request's _meta, or in the HTTP headers of the streamable transport) the
+// parent of the tool spans, so that the client's trace goes on into the
+// server.
+//
+// Logs stay with log/slog (toolreg.Logging): a handler that adds the trace
+// and span ids of the record's context to each record joins the two; see
+// the README's Observability section.
+package toolotel

@@ -1,0 +1,56 @@
+package tooltemporal_test
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/tooltemporal/internal/trip"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/worker"
+)
+
+// TestReplayRecordedHistories replays the histories of testdata, recorded
+// on a Temporal server by internal/record, against the workflow as it is
+// now: a change that makes the workflow take another path (other
+// activities, in another order, or a wait where there was none) fails here
+// before it fails the runs that are open in production.
+func TestReplayRecordedHistories(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.history.json")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded history in testdata (%v)", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			if err := replay(file, trip.Registry()); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestReplayCatchesAChange: the same history, replayed against a registry
+// whose booking tool no longer needs approval, is refused: the workflow
+// would book at once where the recorded run waited.
+func TestReplayCatchesAChange(t *testing.T) {
+	changed := toolreg.NewRegistry()
+	for _, tool := range trip.Registry().Tools() {
+		if tool.Name() == "book_hotel" {
+			tool = toolreg.MustNew("book_hotel", "Books a hotel in a city.", func(context.Context, trip.CityArgs) (string, error) { return "booked", nil })
+		}
+		changed.MustAdd(tool)
+	}
+	err := replay("testdata/trip.history.json", changed)
+	if err == nil || !strings.Contains(err.Error(), "TMPRL1100") { // the SDK's code for nondeterminism
+		t.Fatalf("err = %v, want a nondeterminism error", err)
+	}
+}
+
+func replay(file string, reg *toolreg.Registry) error {
+	r := worker.NewWorkflowReplayer()
+	trip.Agent(reg, nil).RegisterWorkflow(r)
+	return r.ReplayWorkflowHistoryFromJSONFile(log.NewStructuredLogger(slog.New(slog.DiscardHandler)), file)
+}
