@@ -19,10 +19,10 @@ import (
 	"testing"
 	"time"
 
-	anthropicsdk "github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	openaisdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolanthropic"
@@ -153,11 +153,11 @@ func TestEverythingServer(t *testing.T) {
 			),
 			chatReply(map[string]any{"role": "assistant", "content": "2 + 3 is 5, and it is drizzling in Chicago."}, "stop"),
 		}}
-		client := openaisdk.NewClient(option.WithBaseURL(api.Serve(t)+"/v1/"), option.WithAPIKey("test"), option.WithMaxRetries(0))
+		client := openai.NewClient(option.WithBaseURL(api.Serve(t)+"/v1/"), option.WithAPIKey("test"), option.WithMaxRetries(0))
 		adapter := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
-		run, err := adapter.RunChat(ctx, &client.Chat.Completions, openaisdk.ChatCompletionNewParams{
+		run, err := adapter.RunChat(ctx, &client.Chat.Completions, openai.ChatCompletionNewParams{
 			Model:    "scripted",
-			Messages: []openaisdk.ChatCompletionMessageParamUnion{openaisdk.UserMessage("What is 2 + 3, and the weather in Chicago?")},
+			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is 2 + 3, and the weather in Chicago?")},
 		}, agent.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -214,7 +214,7 @@ func TestEverythingServer(t *testing.T) {
 		}
 		gzipped := out.Media[0]
 
-		var msg anthropicsdk.Message
+		var msg anthropic.Message
 		if err := json.Unmarshal([]byte(`{"id":"msg_1","type":"message","role":"assistant","model":"scripted","stop_reason":"tool_use",
 			"usage":{"input_tokens":1,"output_tokens":1},"content":[
 			{"type":"text","text":"Let me look."},
