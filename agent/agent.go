@@ -62,10 +62,19 @@ type Options struct {
 	// PrepareStep, if set, is called before each model call: it may
 	// choose the step's tools and tool choice. An error ends the run.
 	PrepareStep func(ctx context.Context, s *Step) error
+	// Stream makes the runner ask the model through the provider's
+	// streaming API (the same client has both): OnEvent then also sees
+	// the model's text and tool calls as it writes them (TextDelta,
+	// CallStarted, ArgumentsDelta), and a call whose arguments are
+	// complete starts while the model writes the next. A stream that
+	// breaks off ends the run with an error; no call runs on arguments
+	// that did not arrive whole. A run paused while streaming may resume
+	// either way.
+	Stream bool
 	// OnEvent, if set, sees what happens as it happens: the model's text
-	// and tool calls (as they stream, for the streaming runners), each
-	// call's result, each step's end with its usage. It runs on the run's
-	// goroutine and must not block for long.
+	// and tool calls (as they stream, with Stream), each call's result,
+	// each step's end with its usage. It runs on the run's goroutine and
+	// must not block for long.
 	OnEvent func(Event)
 	// Observer, if set, sees the run and each model call in it begin and
 	// end, with contexts of its own: package toolreg/toolotel's opens
