@@ -1,7 +1,7 @@
-// Package agent steers the runs of toolreg's runners (openai.RunChat,
-// openai.RunResponses, anthropic.Run, gemini.Run, bedrock.Run, and their
-// streaming forms): the options every runner
-// takes, the hook that chooses each step's tools, the events a run reports
+// Package agent steers the runs of toolreg's runners (the Run method of
+// every adapter: toolopenai.Chat and toolopenai.Responses,
+// toolanthropic.Adapter, toolgemini.Adapter, toolbedrock.Adapter): the
+// options every runner takes, the hook that chooses each step's tools, the events a run reports
 // as it goes, and the state of a paused run, which the host resumes after
 // approving calls or answering a tool's question.
 //
@@ -23,12 +23,12 @@
 // A State is plain data that encodes as JSON, so a paused run can be
 // resumed in another process, or a day later:
 //
-//	run, err := adapter.RunChat(ctx, client, params, agent.Options{})
+//	run, err := chat.Run(ctx, client, params, nil, agent.Options{}) // nil: a new run
 //	if errors.Is(err, agent.ErrPaused) {
 //		for _, c := range run.State.Pending() {
 //			run.State.Approve(c.Key())
 //		}
-//		run, err = adapter.ResumeChat(ctx, client, params, run.State, agent.Options{})
+//		run, err = chat.Run(ctx, client, params, run.State, agent.Options{}) // resumed
 //	}
 //
 // A State that comes back in is data from outside, and the runners check
@@ -180,8 +180,10 @@ var ErrBrokenStream = errors.New("the model's stream broke the rules of a stream
 // Model is one provider's side of a run: asking the model and keeping the
 // conversation. Each adapter makes the one its runners use, and exports it
 // for hosts that drive runs themselves (package toolreg/tooltemporal asks the
-// model in an activity): openai.Adapter.ChatModel, ResponsesModel,
-// anthropic.Adapter.Model, gemini.Adapter.Model, bedrock.Adapter.Model.
+// model in an activity): the Model method of every adapter
+// (toolopenai.Chat.Model, toolopenai.Responses.Model,
+// toolanthropic.Adapter.Model, toolgemini.Adapter.Model,
+// toolbedrock.Adapter.Model).
 type Model interface {
 	// Info names the provider and the model asked.
 	Info() RunInfo

@@ -38,8 +38,8 @@ func (k EventKind) String() string {
 }
 
 // Event is one thing that happened in a run, the same for every provider.
-// The non-streaming runners report CallReady, CallResult and StepDone; the
-// streaming ones also TextDelta, CallStarted and ArgumentsDelta, as the
+// Every run reports CallReady, CallResult and StepDone; a run with
+// Options.Stream also TextDelta, CallStarted and ArgumentsDelta, as the
 // model writes.
 type Event struct {
 	Kind   EventKind

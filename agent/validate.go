@@ -21,9 +21,9 @@ var ErrInvalidState = errors.New("invalid state")
 // transcript: the calls of the transcript's last message, which must be
 // the model's, in order. Before anything runs, the loop checks that the
 // State's paused turn holds the same calls (ids, names, arguments, in the
-// same order). The models of openai.Adapter.ChatModel,
-// anthropic.Adapter.Model, gemini.Adapter.Model and bedrock.Adapter.Model
-// are TurnReaders; a Responses run keeps its conversation on the server
+// same order). The models of toolopenai.Chat.Model,
+// toolanthropic.Adapter.Model, toolgemini.Adapter.Model and
+// toolbedrock.Adapter.Model are TurnReaders; a Responses run keeps its conversation on the server
 // (State.Cursor), and its model is not.
 type TurnReader interface {
 	// TurnCalls returns the calls of the transcript's last message, as
