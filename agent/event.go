@@ -7,7 +7,7 @@ type EventKind uint8
 
 // The kinds of Event. Within a step, the streaming events come as the model
 // writes; a call's CallReady before its result; StepDone when the model's
-// response is complete (before the CallReady events of a runner that does
+// response is complete (before the CallReady events of a run that does
 // not stream, which learns of the calls from the response); the CallResult
 // events last, in call order.
 const (
