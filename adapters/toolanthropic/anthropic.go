@@ -2,15 +2,16 @@
 // official SDK (github.com/anthropics/anthropic-sdk-go/v2): tool definitions
 // for the Messages API (optionally in strict mode), the dispatch of a
 // model's tool_use blocks, and the runners, which drive the whole exchange
-// until the model answers. ToolsJSON and CallJSON speak the plain wire
+// until the model answers. ToolsJSON and CallAllJSON speak the plain wire
 // format, for other clients.
 //
-// Use Tools and Call to keep the loop in your own code. Use Adapter.Run to
-// let the package run it, steered with package agent (step bounds, each
+// Use Tools and CallAll to keep the loop in your own code. Use Adapter.Run
+// to let the package run it, steered with package agent (step bounds, each
 // step's tools and tool choice, events, approvals and questions that
-// pause the run, Resume to go on); Adapter.Stream is the same on the
-// streaming API, reporting the text and tool calls as the model writes
-// them. Every runner shares one loop with the other providers' runners.
+// pause the run, Run again with its State to go on); with
+// agent.Options.Stream it runs on the streaming API, reporting the text
+// and tool calls as the model writes them. Every runner shares one loop
+// with the other providers' runners.
 //
 // The package imports the SDK as the registry's only link to Anthropic: it
 // converts; the registry validates and runs the calls.
@@ -197,9 +198,9 @@ func (a *Adapter) toolCall(id, name string, input json.RawMessage) toolreg.ToolC
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }
 
-// Calls lists the tool_use blocks of an assistant message as registry
+// ToolCalls lists the tool_use blocks of an assistant message as registry
 // calls, in order. Other blocks (text, thinking, server tools) are skipped.
-func (a *Adapter) Calls(msg anthropic.Message) []toolreg.ToolCall {
+func (a *Adapter) ToolCalls(msg anthropic.Message) []toolreg.ToolCall {
 	var calls []toolreg.ToolCall
 	for _, b := range msg.Content {
 		if b.Type == "tool_use" {
@@ -209,7 +210,7 @@ func (a *Adapter) Calls(msg anthropic.Message) []toolreg.ToolCall {
 	return calls
 }
 
-// Call runs the tool_use blocks of an assistant message concurrently and
+// CallAll runs the tool_use blocks of an assistant message concurrently and
 // returns the user message that answers them: one tool_result block per
 // tool_use, in the same order, with is_error set on failures (unknown
 // tool, invalid input, a tool's error or panic), whose text tells the
@@ -223,10 +224,10 @@ func (a *Adapter) Calls(msg anthropic.Message) []toolreg.ToolCall {
 // request) are left out, each replaced by a line of text that says what
 // and why.
 //
-// A message without tool_use blocks runs nothing, and Call returns the
+// A message without tool_use blocks runs nothing, and CallAll returns the
 // zero MessageParam.
-func (a *Adapter) Call(ctx context.Context, msg anthropic.Message) anthropic.MessageParam {
-	calls := a.Calls(msg)
+func (a *Adapter) CallAll(ctx context.Context, msg anthropic.Message) anthropic.MessageParam {
+	calls := a.ToolCalls(msg)
 	if len(calls) == 0 {
 		return anthropic.MessageParam{}
 	}
@@ -259,13 +260,13 @@ type wireResult struct {
 	IsError   bool   `json:"is_error,omitempty"`
 }
 
-// CallJSON is Call on the wire format: it takes the "content" array of an
+// CallAllJSON is CallAll on the wire format: it takes the "content" array of an
 // assistant message and returns the JSON of the user message to append to
 // "messages", its tool_result blocks in the order of the tool_use blocks.
 // A result's content is its text as a string, or a list of blocks when it
-// carries media, as Call sends them. Without tool_use blocks it runs
+// carries media, as CallAll sends them. Without tool_use blocks it runs
 // nothing and returns nil.
-func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
+func (a *Adapter) CallAllJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
 	var blocks []struct {
 		Type  string          `json:"type"`
 		ID    string          `json:"id"`

@@ -270,7 +270,7 @@ func TestStrictNullsDropped(t *testing.T) {
 	if !a.Strict("get_weather") || a.Strict("nope") {
 		t.Fatal("Strict is wrong")
 	}
-	if _, err := a.Run(context.Background(), &client.Messages, params("hi"), agent.Options{}); err != nil {
+	if _, err := a.Run(context.Background(), &client.Messages, params("hi"), nil, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	got := toolResults(t, f.Requests[1]["messages"].([]any)[2].(map[string]any))
@@ -281,7 +281,7 @@ func TestStrictNullsDropped(t *testing.T) {
 		t.Errorf("tool received (-want +got):\n%s", diff)
 	}
 	// Without strict mode the null is the model's mistake, reported to it.
-	out := New(adapttest.Registry(nil)).Call(context.Background(), mustMessage(t, toolUses("get_weather", `{"city":"Paris","days":null}`)))
+	out := New(adapttest.Registry(nil)).CallAll(context.Background(), mustMessage(t, toolUses("get_weather", `{"city":"Paris","days":null}`)))
 	if !out.OfUser.Content[0].OfToolResult.IsError.Value {
 		t.Error("a non-strict null was dropped")
 	}
@@ -382,7 +382,7 @@ func mustMessage(t *testing.T, s string) anthropic.Message {
 	return m
 }
 
-func TestCall(t *testing.T) {
+func TestCallAll(t *testing.T) {
 	reg := adapttest.Registry(nil)
 	reg.MustAdd(toolreg.MustNew("noop", "Returns nothing.", func(context.Context, struct{}) (string, error) { return "", nil }))
 	a := New(reg)
@@ -394,10 +394,10 @@ func TestCall(t *testing.T) {
 	if diff := cmp.Diff([]toolreg.ToolCall{
 		{ID: "toolu_a", Name: "noop", Arguments: json.RawMessage(`{}`)},
 		{ID: "toolu_b", Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
-	}, a.Calls(msg)); diff != "" {
-		t.Errorf("Calls (-want +got):\n%s", diff)
+	}, a.ToolCalls(msg)); diff != "" {
+		t.Errorf("ToolCalls (-want +got):\n%s", diff)
 	}
-	b, err := json.Marshal(a.Call(context.Background(), msg))
+	b, err := json.Marshal(a.CallAll(context.Background(), msg))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -406,15 +406,15 @@ func TestCall(t *testing.T) {
 	if diff := cmp.Diff(want, string(b)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if got := a.Call(context.Background(), mustMessage(t, answer("no tools"))); got.OfUser != nil || got.OfAssistant != nil {
+	if got := a.CallAll(context.Background(), mustMessage(t, answer("no tools"))); got.OfUser != nil || got.OfAssistant != nil {
 		t.Errorf("a message without tool_use gave %+v", got)
 	}
 }
 
-func TestCallJSON(t *testing.T) {
+func TestCallAllJSON(t *testing.T) {
 	a := New(adapttest.Registry(nil))
 	// The content of shared/research/fixtures/anthropic.call.json, one more call.
-	out, err := a.CallJSON(context.Background(), json.RawMessage(`[
+	out, err := a.CallAllJSON(context.Background(), json.RawMessage(`[
 		{"type": "text", "text": "Checking the forecast."},
 		{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": {"city": "Paris", "unit": "celsius"}},
 		{"type": "tool_use", "id": "toolu_02", "name": "get_weather", "input": {"city": "Atlantis"}}]`))
@@ -427,10 +427,10 @@ func TestCallJSON(t *testing.T) {
 	if diff := cmp.Diff(want, string(out)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if _, err := a.CallJSON(context.Background(), json.RawMessage(`{"content":[]}`)); err == nil {
+	if _, err := a.CallAllJSON(context.Background(), json.RawMessage(`{"content":[]}`)); err == nil {
 		t.Error("a non-array was accepted")
 	}
-	if out, err := a.CallJSON(context.Background(), json.RawMessage(`[{"type":"text","text":"done"}]`)); out != nil || err != nil {
+	if out, err := a.CallAllJSON(context.Background(), json.RawMessage(`[{"type":"text","text":"done"}]`)); out != nil || err != nil {
 		t.Errorf("no tool_use: %s, %v", out, err)
 	}
 }

@@ -26,10 +26,10 @@ var capture = toolreg.MustNew("capture", "Captures a web page: a screenshot and 
 // A result's media go in its tool_result: the image as an image block,
 // and in place of the audio, which the Messages API does not take, a line
 // of text that says so.
-func ExampleAdapter_CallJSON_media() {
+func ExampleAdapter_CallAllJSON_media() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(capture)
-	msg, err := toolanthropic.New(reg).CallJSON(context.Background(), json.RawMessage(`[
+	msg, err := toolanthropic.New(reg).CallAllJSON(context.Background(), json.RawMessage(`[
 		{"type":"tool_use","id":"toolu_1","name":"capture","input":{"url":"https://example.com"}}]`))
 	fmt.Println(string(msg), err)
 	// Output:

@@ -171,12 +171,12 @@ func assistantMessage() anthropic.Message {
 	return msg
 }
 
-// Calls lists the tool uses of a message and runs nothing; other blocks
+// ToolCalls lists the tool uses of a message and runs nothing; other blocks
 // are skipped.
-func ExampleAdapter_Calls() {
+func ExampleAdapter_ToolCalls() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	for _, c := range toolanthropic.New(reg).Calls(assistantMessage()) {
+	for _, c := range toolanthropic.New(reg).ToolCalls(assistantMessage()) {
 		fmt.Println(c.ID, c.Name, string(c.Arguments))
 	}
 	// Output:
@@ -184,13 +184,13 @@ func ExampleAdapter_Calls() {
 	// toolu_2 get_wether {"city":"Rome"}
 }
 
-// Call runs the tool uses of a message and returns the one user message
+// CallAll runs the tool uses of a message and returns the one user message
 // of tool_result blocks that answers them, in order; a failed call is a
 // result with is_error whose text tells the model what to fix.
-func ExampleAdapter_Call() {
+func ExampleAdapter_CallAll() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	answer := toolanthropic.New(reg).Call(context.Background(), assistantMessage())
+	answer := toolanthropic.New(reg).CallAll(context.Background(), assistantMessage())
 	for _, b := range answer.OfUser.Content {
 		r := b.OfToolResult
 		fmt.Printf("%s is_error=%v %s\n", r.ToolUseID, r.IsError.Value, r.Content[0].OfText.Text)
@@ -202,10 +202,10 @@ func ExampleAdapter_Call() {
 
 // The same on the wire: the "content" of an assistant message in, the
 // user message to append out.
-func ExampleAdapter_CallJSON() {
+func ExampleAdapter_CallAllJSON() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	msg, err := toolanthropic.New(reg).CallJSON(context.Background(), json.RawMessage(`[
+	msg, err := toolanthropic.New(reg).CallAllJSON(context.Background(), json.RawMessage(`[
 		{"type":"tool_use","id":"toolu_1","name":"get_weather","input":{"city":"Paris"}}]`))
 	fmt.Println(string(msg), err)
 	// Output:
@@ -213,7 +213,7 @@ func ExampleAdapter_CallJSON() {
 }
 
 // A loop of your own: send the tools, answer the model's tool uses with
-// Call, ask again, until the model stops to answer.
+// CallAll, ask again, until the model stops to answer.
 func Example_loop() {
 	srv := scriptedClaude(`get_weather {"city":"Paris"}; get_weather {"town":"Rome"}`,
 		`get_weather {"city":"Rome"}`, "Mild in both.")
@@ -239,7 +239,7 @@ func Example_loop() {
 			fmt.Println(msg.Content[0].Text)
 			break
 		}
-		results := adapter.Call(ctx, *msg)
+		results := adapter.CallAll(ctx, *msg)
 		for _, b := range results.OfUser.Content {
 			fmt.Printf("%s: %s\n", b.OfToolResult.ToolUseID, b.OfToolResult.Content[0].OfText.Text)
 		}
@@ -275,7 +275,7 @@ func ExampleAdapter_Run() {
 	req := params("Weather in Paris?")
 	req.Tools = tools
 
-	run, err := adapter.Run(context.Background(), &client.Messages, req, agent.Options{
+	run, err := adapter.Run(context.Background(), &client.Messages, req, nil, agent.Options{
 		MaxSteps: 5,
 		// Events show the run as it goes: here each call and its result.
 		OnEvent: func(e agent.Event) {
@@ -297,7 +297,7 @@ func ExampleAdapter_Run() {
 
 // A call that needs the host's approval pauses the run; its State, kept
 // as JSON for as long as the host takes, resumes it.
-func ExampleAdapter_Resume() {
+func ExampleAdapter_Run_resume() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
 	adapter := toolanthropic.New(reg)
@@ -307,7 +307,7 @@ func ExampleAdapter_Resume() {
 	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	req := params("Book me a room in Paris.")
 
-	run, err := adapter.Run(context.Background(), &client.Messages, req, agent.Options{})
+	run, err := adapter.Run(context.Background(), &client.Messages, req, nil, agent.Options{})
 	if !errors.Is(err, agent.ErrPaused) {
 		panic(err)
 	}
@@ -319,7 +319,7 @@ func ExampleAdapter_Resume() {
 		fmt.Printf("approve %s %s\n", c.Name, c.Arguments)
 		state.Approve(c.Key())
 	}
-	run, err = adapter.Resume(context.Background(), &client.Messages, req, &state, printEvents())
+	run, err = adapter.Run(context.Background(), &client.Messages, req, &state, printEvents())
 	if err != nil {
 		panic(err)
 	}
@@ -332,7 +332,7 @@ func ExampleAdapter_Resume() {
 
 // A streamed run shows the answer as it is written and each call as the
 // model asks for it.
-func ExampleAdapter_Stream() {
+func ExampleAdapter_Run_stream() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
 
@@ -340,7 +340,7 @@ func ExampleAdapter_Stream() {
 	defer srv.Close()
 	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 
-	_, err := toolanthropic.New(reg).Stream(context.Background(), &client.Messages, params("Weather in Paris?"), agent.Options{OnEvent: func(e agent.Event) {
+	_, err := toolanthropic.New(reg).Run(context.Background(), &client.Messages, params("Weather in Paris?"), nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		switch e.Kind {
 		case agent.CallStarted:
 			fmt.Printf("[%s ", e.Call.Name)
@@ -361,9 +361,9 @@ func ExampleAdapter_Stream() {
 	// In Paris: 18°C, partly cloudy
 }
 
-// ResumeStream goes on with a paused run on the streaming API; the State
-// may come from any runner of this package.
-func ExampleAdapter_ResumeStream() {
+// A streamed run that pauses goes on as any other, with Run and its
+// State; a State that a plain run left resumes streamed as well.
+func ExampleAdapter_Run_resumeStream() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
 	adapter := toolanthropic.New(reg)
@@ -371,17 +371,17 @@ func ExampleAdapter_ResumeStream() {
 	defer srv.Close()
 	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	req := params("Book me a room in Paris.")
-	printText := agent.Options{OnEvent: func(e agent.Event) {
+	printText := agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		if e.Kind == agent.TextDelta {
 			fmt.Print(e.Text)
 		}
 	}}
-	run, err := adapter.Stream(context.Background(), &client.Messages, req, printText)
+	run, err := adapter.Run(context.Background(), &client.Messages, req, nil, printText)
 	for errors.Is(err, agent.ErrPaused) {
 		for _, c := range run.State.Pending() {
 			run.State.Reject(c.Key(), "the user books rooms themselves")
 		}
-		run, err = adapter.ResumeStream(context.Background(), &client.Messages, req, run.State, printText)
+		run, err = adapter.Run(context.Background(), &client.Messages, req, run.State, printText)
 	}
 	fmt.Println()
 	fmt.Println(err)
@@ -392,11 +392,11 @@ func ExampleAdapter_ResumeStream() {
 
 // Answer is the text of the model's last message; Final holds the whole
 // message, and its stop reason tells an answer from a refusal.
-func ExampleRun_Answer() {
+func ExampleRunResult_Answer() {
 	srv := scriptedClaude("Hello! Ask me about the weather.")
 	defer srv.Close()
 	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
-	run, err := toolanthropic.New(toolreg.NewRegistry()).Run(context.Background(), &client.Messages, params("Hi"), agent.Options{})
+	run, err := toolanthropic.New(toolreg.NewRegistry()).Run(context.Background(), &client.Messages, params("Hi"), nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.StopReason)
 	// Output:
@@ -405,17 +405,17 @@ func ExampleRun_Answer() {
 }
 
 // Steps counts the model calls, those before a pause included.
-func ExampleRun_Steps() {
+func ExampleRunResult_Steps() {
 	srv := scriptedClaude(`get_weather {"city":"Lima"}`, `book {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
 	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, book)
 	adapter := toolanthropic.New(reg)
-	run, _ := adapter.Run(context.Background(), &client.Messages, params("Book Lima."), agent.Options{})
+	run, _ := adapter.Run(context.Background(), &client.Messages, params("Book Lima."), nil, agent.Options{})
 	fmt.Println("paused after", run.Steps(), "steps")
 	run.State.Approve(run.State.Pending()[0].Key())
-	run, _ = adapter.Resume(context.Background(), &client.Messages, params("Book Lima."), run.State, agent.Options{})
+	run, _ = adapter.Run(context.Background(), &client.Messages, params("Book Lima."), run.State, agent.Options{})
 	fmt.Println("done after", run.Steps(), "steps")
 	// Output:
 	// paused after 2 steps

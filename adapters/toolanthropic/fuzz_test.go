@@ -23,13 +23,13 @@ func FuzzDispatch(f *testing.F) {
 	adapters := []*Adapter{New(reg), New(reg, WithStrict())}
 	f.Fuzz(func(t *testing.T, content []byte) {
 		for _, a := range adapters {
-			out, err := a.CallJSON(context.Background(), content)
+			out, err := a.CallAllJSON(context.Background(), content)
 			if err == nil && out != nil && !json.Valid(out) {
 				t.Fatalf("invalid JSON out: %s", out)
 			}
 			var msg anthropic.Message
 			if json.Unmarshal([]byte(`{"id":"m","type":"message","role":"assistant","model":"x","stop_reason":"tool_use","content":`+string(content)+`}`), &msg) == nil {
-				a.Call(context.Background(), msg)
+				a.CallAll(context.Background(), msg)
 			}
 		}
 	})

@@ -15,7 +15,7 @@ import (
 )
 
 // TestMediaResults sends results with media through the real SDK, from
-// the runner, from Call and from CallJSON, and checks the tool_result
+// the runner, from CallAll and from CallAllJSON, and checks the tool_result
 // message against a golden file: images and documents as blocks, and a
 // line of text for each one left out.
 func TestMediaResults(t *testing.T) {
@@ -57,35 +57,35 @@ func TestMediaResults(t *testing.T) {
 			// The runner.
 			f := fakeAnthropic(toolUses(pairs...), answer("Seen."))
 			client := newClient(t, f)
-			if _, err := a.Run(context.Background(), &client.Messages, params("show me"), agent.Options{}); err != nil {
+			if _, err := a.Run(context.Background(), &client.Messages, params("show me"), nil, agent.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			sent := sentMessage(t, f.Raw[1], 2)
 			adapttest.GoldenJSON(t, tc.golden, sent, *update)
 
-			// Call, sent by the SDK: the same bytes.
+			// CallAll, sent by the SDK: the same bytes.
 			msg := mustMessage(t, toolUses(pairs...))
 			p := params("show me")
-			p.Messages = append(p.Messages, msg.ToParam(), a.Call(context.Background(), msg))
+			p.Messages = append(p.Messages, msg.ToParam(), a.CallAll(context.Background(), msg))
 			f = fakeAnthropic(answer("Seen."))
 			client = newClient(t, f)
 			if _, err := client.Messages.New(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
 			if got := sentMessage(t, f.Raw[0], 2); !bytes.Equal(sent, got) {
-				t.Errorf("Call sends other bytes than the runner:\nrun  %s\ncall %s", sent, got)
+				t.Errorf("CallAll sends other bytes than the runner:\nrun  %s\ncall %s", sent, got)
 			}
 
-			// CallJSON: the same message.
+			// CallAllJSON: the same message.
 			var content struct {
 				Content json.RawMessage `json:"content"`
 			}
 			json.Unmarshal([]byte(toolUses(pairs...)), &content)
-			wire, err := a.CallJSON(context.Background(), content.Content)
+			wire, err := a.CallAllJSON(context.Background(), content.Content)
 			if err != nil {
 				t.Fatal(err)
 			}
-			adapttest.SameJSON(t, "CallJSON", sent, wire)
+			adapttest.SameJSON(t, "CallAllJSON", sent, wire)
 		})
 	}
 }
@@ -94,7 +94,7 @@ func TestMediaResults(t *testing.T) {
 // takes, goes.
 func TestMediaImageAtBound(t *testing.T) {
 	a := New(adapttest.MediaRegistry())
-	msg := a.Call(context.Background(), mustMessage(t, toolUses("show", `{"items":["png:3932160"]}`)))
+	msg := a.CallAll(context.Background(), mustMessage(t, toolUses("show", `{"items":["png:3932160"]}`)))
 	content := msg.OfUser.Content[0].OfToolResult.Content
 	if len(content) != 2 || content[1].OfImage == nil || len(content[1].OfImage.Source.OfBase64.Data) != 5*1024*1024 {
 		t.Errorf("the image at the bound was not sent whole: %d blocks", len(content))
@@ -111,22 +111,22 @@ func sentMessage(t *testing.T, body []byte, i int) json.RawMessage {
 	return msgs[i]
 }
 
-// TestMediaResultsResume: a paused run's transcript keeps the media of an
+// TestMediaResultsThroughState: a paused run's transcript keeps the media of an
 // earlier turn, byte for byte, and the results of the paused turn that ran
 // keep theirs.
-func TestMediaResultsResume(t *testing.T) {
+func TestMediaResultsThroughState(t *testing.T) {
 	a := New(adapttest.MediaRegistry(adapttest.PDFsWaitForApproval()))
 	f := fakeAnthropic(
 		toolUses(adapttest.PausedTurns[0]...),
 		toolUses(adapttest.PausedTurns[1]...),
 		answer("Seen."))
 	client := newClient(t, f)
-	run, err := a.Run(context.Background(), &client.Messages, params("show me"), agent.Options{})
+	run, err := a.Run(context.Background(), &client.Messages, params("show me"), nil, agent.Options{})
 	if !errors.Is(err, agent.ErrPaused) {
 		t.Fatalf("err = %v, want the run paused", err)
 	}
 	st := adapttest.ApproveAll(t, run.State)
-	if _, err := a.Resume(context.Background(), &client.Messages, params("show me"), st, agent.Options{}); err != nil {
+	if _, err := a.Run(context.Background(), &client.Messages, params("show me"), st, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 { // the prompt, the first calls, their results

@@ -11,36 +11,37 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt"
 )
 
-// MessagesClient is the part of the SDK a run needs: &client.Messages
-// satisfies it.
+// MessagesClient is the part of the SDK a run needs, plain and streaming
+// (agent.Options.Stream chooses): &client.Messages satisfies it.
 type MessagesClient interface {
 	New(ctx context.Context, body anthropic.MessageNewParams, opts ...option.RequestOption) (*anthropic.Message, error)
+	NewStreaming(ctx context.Context, body anthropic.MessageNewParams, opts ...option.RequestOption) *ssestream.Stream[anthropic.MessageStreamEventUnion]
 }
 
-// Run is what a run produced, also when it ends with an error.
-type Run struct {
+// RunResult is what a run produced, also when it ends with an error.
+type RunResult struct {
 	// Messages is the transcript: the request's messages, then each
 	// assistant message and the user message of tool results that
 	// answered it.
 	Messages []anthropic.MessageParam
-	// Final is the last response of this call of Run, Resume, Stream or
-	// ResumeStream; it holds the model's answer when the run ended without
-	// error.
+	// Final is the last response of this call of Run; it holds the
+	// model's answer when the run ended without error.
 	Final *anthropic.Message
-	// State is where the run stands, as data: resume it with Resume (or
-	// ResumeStream) when the run returned agent.ErrPaused. Its Transcript
-	// is Messages as the SDK encodes them.
+	// State is where the run stands, as data: resume it with Run when the
+	// run returned agent.ErrPaused. Its Transcript is Messages as the SDK
+	// encodes them. It is never nil.
 	State *agent.State
 }
 
 // Answer is the text of the final message, its text blocks concatenated;
 // "" if there is none.
-func (r *Run) Answer() string {
+func (r *RunResult) Answer() string {
 	if r.Final == nil {
 		return ""
 	}
@@ -54,7 +55,7 @@ func (r *Run) Answer() string {
 }
 
 // Steps counts the model calls of the run, resumed runs included.
-func (r *Run) Steps() int { return r.State.Steps }
+func (r *RunResult) Steps() int { return r.State.Steps }
 
 // provider names the Messages API's side of the loop, in the State and in
 // each call's CallInfo.
@@ -68,6 +69,15 @@ const provider = "anthropic"
 // stops to use tools. Each step's tool choice (agent.Step.Choice) replaces
 // params.ToolChoice, keeping its disable_parallel_tool_use; a step that
 // offers no tool sends neither tools nor tool_choice.
+//
+// A nil (or zero) state starts a new run from params.Messages. A state
+// that a run paused (agent.ErrPaused) resumes that run, once the host has
+// decided its pending calls in it: approved calls run, rejected ones tell
+// the model why (a tool_result with is_error), answered tools run again
+// with the answer; no call that ran runs twice. The results of the paused
+// turn go back in one user message, as in any turn. params are then the
+// run's, and their Messages are ignored: the state's transcript replaces
+// them.
 //
 // Stop reasons are handled as in the SDK's own tool runner, except that a
 // cut-off response is an error here rather than a quiet end:
@@ -91,38 +101,47 @@ const provider = "anthropic"
 // error matches toolreg.ErrStopRun and the tool's error; the results of
 // that turn are in the transcript).
 //
+// With agent.Options.Stream, Run asks the model through the streaming
+// Messages API, for showing the model's answer as it is written and which
+// tools run: opts.OnEvent sees the text (agent.TextDelta), each tool_use
+// block as it begins (agent.CallStarted) and its input as it arrives
+// (agent.ArgumentsDelta), and a call whose input is complete (its block
+// closed) starts while the model writes the next. The message is put
+// together by the SDK (anthropic.Message's Accumulate), and the stop
+// reasons are handled as above. A stream that breaks off (the connection
+// drops, an error event, no message_stop) ends the run with an error; no
+// call runs on input that did not arrive whole. The stop reason comes
+// last: a call started early whose message then turns out cut off
+// (max_tokens) or its turn paused (pause_turn) is cancelled if it has not
+// finished, and its result is not sent. Calls that need approval never
+// start early.
+//
 // A turn whose calls need the host pauses the run: calls of tools that
 // need approval (toolreg.WithApproval) wait unrun, a tool that asks a
 // question (toolreg.Interrupt) waits for the answer, and the turn's other
 // calls run. Run then returns agent.ErrPaused with run.State, whose
 // transcript ends with the assistant message of that turn. Decide the
-// pending calls (State.Approve, Reject, Answer) and call Resume with the
-// State, in this process or, after sending it through JSON, in another.
-func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, opts agent.Options) (*Run, error) {
-	return a.run(ctx, &model{a: a, client: client}, params, &agent.State{}, opts)
-}
-
-// Resume goes on with a run that Run, Stream or an earlier Resume paused
-// (agent.ErrPaused), once the host has decided its pending calls in
-// state: approved calls run, rejected ones tell the model why (a
-// tool_result with is_error), answered tools run again with the answer; no
-// call that ran runs twice. The results of the paused turn go back in one
-// user message, as in any turn. params are the run's (their Messages are
-// replaced by the state's transcript).
-func (a *Adapter) Resume(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*Run, error) {
-	return a.run(ctx, &model{a: a, client: client}, params, state, opts)
+// pending calls (State.Approve, Reject, Answer) and call Run again with
+// the State, in this process or, after sending it through JSON, in
+// another; streaming or not, whichever way the run paused.
+func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*RunResult, error) {
+	if state == nil {
+		state = &agent.State{}
+	}
+	return a.run(ctx, &model{a: a, client: client, stream: opts.Stream}, params, state, opts)
 }
 
 // Model is the Messages API's side of a run, for a host that drives runs
 // itself (package toolreg/tooltemporal asks it from an activity): it asks the
 // model with params and keeps the conversation of state (a new run when
-// state is zero, params.Messages to start with). Run and Resume use the
-// same.
+// state is zero, params.Messages to start with). Run uses the same. Model
+// never streams. It refuses a nil state: the host holds the State it
+// drives and passes the same pointer to the loop.
 func (a *Adapter) Model(client MessagesClient, params anthropic.MessageNewParams, state *agent.State) (agent.Model, error) {
 	return a.model(&model{a: a, client: client}, params, state)
 }
 
-func (a *Adapter) run(ctx context.Context, m *model, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*Run, error) {
+func (a *Adapter) run(ctx context.Context, m *model, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*RunResult, error) {
 	m, err := a.model(m, params, state)
 	if err != nil {
 		return m.run, err
@@ -136,7 +155,7 @@ func (a *Adapter) model(m *model, params anthropic.MessageNewParams, state *agen
 		return nil, errors.New("anthropic: a model without a state")
 	}
 	m.params, m.fixedTools = params, len(params.Tools) > 0
-	m.run = &Run{State: state, Messages: slices.Clone(params.Messages)}
+	m.run = &RunResult{State: state, Messages: slices.Clone(params.Messages)}
 	// A state of another provider is refused by the loop, with a clearer
 	// error than its transcript would give here.
 	if len(state.Transcript) > 0 && (state.Provider == "" || state.Provider == provider) {
@@ -187,11 +206,11 @@ func decodeTranscript(b []byte) ([]anthropic.MessageParam, error) {
 // model is the Messages API's side of the loop, for one run.
 type model struct {
 	a          *Adapter
-	client     MessagesClient          // or
-	stream     StreamingMessagesClient // for a streaming run
+	client     MessagesClient
+	stream     bool // ask through the streaming API
 	params     anthropic.MessageNewParams
 	fixedTools bool // params.Tools was set by the caller
-	run        *Run
+	run        *RunResult
 }
 
 func (m *model) Info() agent.RunInfo {
@@ -219,8 +238,8 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	}
 	var msg *anthropic.Message
 	var err error
-	if m.stream != nil {
-		msg, err = m.a.streamMessage(ctx, m.stream, params, s.Number, emit, ready)
+	if m.stream {
+		msg, err = m.a.streamMessage(ctx, m.client, params, s.Number, emit, ready)
 	} else {
 		msg, err = m.client.New(ctx, params)
 	}
@@ -236,7 +255,7 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	m.run.Messages = append(m.run.Messages, msg.ToParam())
 	switch {
 	case msg.StopReason == anthropic.StopReasonToolUse:
-		return agent.Reply{Calls: m.a.Calls(*msg), Usage: usage}, nil
+		return agent.Reply{Calls: m.a.ToolCalls(*msg), Usage: usage}, nil
 	case msg.StopReason == anthropic.StopReasonPauseTurn:
 		return agent.Reply{Again: true, Usage: usage}, nil // sent back as it is: the model goes on
 	case truncated(msg.StopReason):

@@ -21,22 +21,24 @@ var runners = []struct {
 	name   string
 	calls  func(pairs ...string) string
 	answer func(text string) string
-	run    func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*Run, error)
-	resume func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*Run, error)
+	run    func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*RunResult, error)
+	resume func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*RunResult, error)
 }{
 	{"Run", toolUses, answer,
-		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*Run, error) {
-			return a.Run(ctx, c, p, opts)
+		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*RunResult, error) {
+			return a.Run(ctx, c, p, nil, opts)
 		},
-		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*Run, error) {
-			return a.Resume(ctx, c, p, st, opts)
+		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*RunResult, error) {
+			return a.Run(ctx, c, p, st, opts)
 		}},
 	{"Stream", streamedUses, streamedAnswer,
-		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*Run, error) {
-			return a.Stream(ctx, c, p, opts)
+		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*RunResult, error) {
+			opts.Stream = true
+			return a.Run(ctx, c, p, nil, opts)
 		},
-		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*Run, error) {
-			return a.ResumeStream(ctx, c, p, st, opts)
+		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*RunResult, error) {
+			opts.Stream = true
+			return a.Run(ctx, c, p, st, opts)
 		}},
 }
 
@@ -109,7 +111,7 @@ func TestRunStopRunAnswers(t *testing.T) {
 	reg.MustAdd(toolreg.MustNew("pay", "Pays.", func(context.Context, struct{}) (string, error) { return "", toolreg.StopRun(spent) }))
 	f := fakeAnthropic(toolUses("pay", `{}`), answer("never sent"))
 	client := newClient(t, f)
-	run, err := New(reg).Run(context.Background(), &client.Messages, params("pay"), agent.Options{})
+	run, err := New(reg).Run(context.Background(), &client.Messages, params("pay"), nil, agent.Options{})
 	if !errors.Is(err, toolreg.ErrStopRun) || !errors.Is(err, spent) {
 		t.Fatalf("err = %v", err)
 	}
@@ -134,7 +136,7 @@ func TestRunStopReasons(t *testing.T) {
 			map[string]any{"type": "tool_use", "id": "toolu_9", "name": "get_weather", "input": map[string]any{"city": "Lima"}})
 		f := fakeAnthropic(paused, answer("done"))
 		client := newClient(t, f)
-		run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("search"), agent.Options{})
+		run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("search"), nil, agent.Options{})
 		if err != nil || run.Answer() != "done" || run.Steps() != 2 {
 			t.Fatalf("err %v, answer %q, steps %d", err, run.Answer(), run.Steps())
 		}
@@ -153,7 +155,7 @@ func TestRunStopReasons(t *testing.T) {
 			cut := message(reason, map[string]any{"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": map[string]any{"city": "Li"}})
 			f := fakeAnthropic(cut, answer("never sent"))
 			client := newClient(t, f)
-			run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("hi"), agent.Options{})
+			run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("hi"), nil, agent.Options{})
 			if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), reason) {
 				t.Fatalf("err = %v", err)
 			}
@@ -165,7 +167,7 @@ func TestRunStopReasons(t *testing.T) {
 	t.Run("refusal", func(t *testing.T) {
 		f := fakeAnthropic(message("refusal", map[string]any{"type": "text", "text": "I can't help with that."}))
 		client := newClient(t, f)
-		run, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, params("hi"), agent.Options{})
+		run, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, params("hi"), nil, agent.Options{})
 		if err != nil || run.Final.StopReason != anthropic.StopReasonRefusal || run.Answer() != "I can't help with that." {
 			t.Errorf("err %v, final %+v", err, run.Final)
 		}
@@ -268,7 +270,7 @@ func TestStepTools(t *testing.T) {
 			if tt.prepare != nil {
 				opts.PrepareStep = func(_ context.Context, s *agent.Step) error { return tt.prepare(s) }
 			}
-			if _, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, p, opts); err != nil {
+			if _, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, p, nil, opts); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.wantTools, toolNames(t, api.Requests[0])); diff != "" {
@@ -297,7 +299,7 @@ func TestStrictLimitsPerStep(t *testing.T) {
 	}
 	api := fakeAnthropic(answer("ok"))
 	client := newClient(t, api)
-	_, err := a.Run(context.Background(), &client.Messages, params("hi"), agent.Options{PrepareStep: func(_ context.Context, s *agent.Step) error {
+	_, err := a.Run(context.Background(), &client.Messages, params("hi"), nil, agent.Options{PrepareStep: func(_ context.Context, s *agent.Step) error {
 		return s.Only("tool_03", "tool_07")
 	}})
 	if err != nil {
@@ -306,7 +308,7 @@ func TestStrictLimitsPerStep(t *testing.T) {
 	if diff := cmp.Diff([]string{"tool_03", "tool_07"}, toolNames(t, api.Requests[0])); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
-	_, err = a.Run(context.Background(), &client.Messages, params("hi"), agent.Options{})
+	_, err = a.Run(context.Background(), &client.Messages, params("hi"), nil, agent.Options{})
 	if !errors.Is(err, ErrStrictLimit) || len(api.Requests) != 1 {
 		t.Errorf("every tool offered: err %v, %d requests", err, len(api.Requests))
 	}
@@ -356,6 +358,34 @@ func TestStateTranscript(t *testing.T) {
 			}
 			if len(run.Messages) != 4 || run.Answer() != "Booked." {
 				t.Errorf("%d messages, answer %q", len(run.Messages), run.Answer())
+			}
+		})
+	}
+}
+
+// TestResumeEitherWay: a run paused while streaming resumes without, and
+// the other way round; a zero State starts a run as a nil one does.
+func TestResumeEitherWay(t *testing.T) {
+	for i, r := range runners {
+		other := runners[1-i]
+		t.Run(r.name+" then "+other.name, func(t *testing.T) {
+			ran := map[string]int{}
+			reg := adapttest.ControlRegistry(ran)
+			api := fakeAnthropic(r.calls("book", `{"city":"Oslo"}`), other.answer("Booked."))
+			client := newClient(t, api)
+			run, err := r.resume(context.Background(), New(reg), &client.Messages, params("book Oslo"), &agent.State{}, agent.Options{})
+			if !errors.Is(err, agent.ErrPaused) {
+				t.Fatalf("err = %v, want the run paused", err)
+			}
+			for _, c := range run.State.Pending() {
+				run.State.Approve(c.Key())
+			}
+			run, err = other.resume(context.Background(), New(reg), &client.Messages, params("ignored"), run.State, agent.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run.Answer() != "Booked." || ran["book"] != 1 || len(run.Messages) != 4 || run.Steps() != 2 {
+				t.Errorf("answer %q, book ran %d times, %d messages, %d steps", run.Answer(), ran["book"], len(run.Messages), run.Steps())
 			}
 		})
 	}
@@ -417,3 +447,11 @@ func (o *observer) ModelCallStarted(ctx context.Context, call agent.ModelCall) c
 }
 
 func (o *observer) ModelCallEnded(context.Context, agent.ModelCall, agent.Usage, error) {}
+
+// TestModelNeedsState: Model refuses a nil State, which its host could not
+// read back.
+func TestModelNeedsState(t *testing.T) {
+	if _, err := New(toolreg.NewRegistry()).Model(nil, params("hi"), nil); err == nil {
+		t.Error("Model took a nil state")
+	}
+}

@@ -7,47 +7,15 @@ import (
 	"strings"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/anthropics/anthropic-sdk-go/v2/packages/ssestream"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
 )
 
-// StreamingMessagesClient is the part of the SDK a streaming run needs:
-// &client.Messages satisfies it.
-type StreamingMessagesClient interface {
-	NewStreaming(ctx context.Context, body anthropic.MessageNewParams, opts ...option.RequestOption) *ssestream.Stream[anthropic.MessageStreamEventUnion]
-}
-
-// Stream is Run on the streaming Messages API, for showing the model's
-// answer as it is written and which tools run: opts.OnEvent sees the text
-// (agent.TextDelta), each tool_use block as it begins (agent.CallStarted)
-// and its input as it arrives (agent.ArgumentsDelta), and a call whose
-// input is complete (its block closed) starts while the model writes the
-// next. The message is put together by the SDK (anthropic.Message's
-// Accumulate), and the stop reasons are Run's.
-//
-// A stream that breaks off (the connection drops, an error event, no
-// message_stop) ends the run with an error; no call runs on input that did
-// not arrive whole. The stop reason comes last: a call started early
-// whose message then turns out cut off (max_tokens) or its turn paused
-// (pause_turn) is cancelled if it has not finished, and its result is not
-// sent. Calls that need approval never start early. A run paused for the
-// host (agent.ErrPaused) resumes with ResumeStream or Resume.
-func (a *Adapter) Stream(ctx context.Context, client StreamingMessagesClient, params anthropic.MessageNewParams, opts agent.Options) (*Run, error) {
-	return a.run(ctx, &model{a: a, stream: client}, params, &agent.State{}, opts)
-}
-
-// ResumeStream is Resume on the streaming API.
-func (a *Adapter) ResumeStream(ctx context.Context, client StreamingMessagesClient, params anthropic.MessageNewParams, state *agent.State, opts agent.Options) (*Run, error) {
-	return a.run(ctx, &model{a: a, stream: client}, params, state, opts)
-}
-
 // streamMessage reads one streamed message, accumulated by the SDK,
 // reporting text and tool_use blocks as they arrive and handing each
 // tool_use to ready when its block closes, with its place among the
-// message's tool_use blocks (the order of Calls).
-func (a *Adapter) streamMessage(ctx context.Context, client StreamingMessagesClient, params anthropic.MessageNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*anthropic.Message, error) {
+// message's tool_use blocks (the order of ToolCalls).
+func (a *Adapter) streamMessage(ctx context.Context, client MessagesClient, params anthropic.MessageNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*anthropic.Message, error) {
 	stream := client.NewStreaming(ctx, params)
 	defer stream.Close()
 	var msg anthropic.Message

@@ -129,7 +129,7 @@ func TestStreamEvents(t *testing.T) {
 	api := fakeAnthropic(adapttest.SSE(reply...), streamedAnswer("Rome is warmer."))
 	client := newClient(t, api)
 	var events adapttest.Events
-	run, err := New(adapttest.Registry(nil)).Stream(context.Background(), &client.Messages, params("Oslo or Rome?"), agent.Options{OnEvent: events.Record})
+	run, err := New(adapttest.Registry(nil)).Run(context.Background(), &client.Messages, params("Oslo or Rome?"), nil, agent.Options{Stream: true, OnEvent: events.Record})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +178,8 @@ func TestStreamBreaksOff(t *testing.T) {
 		Runner: adapttest.Runner{API: fakeAnthropic, Answer: streamedAnswer, Results: runResults},
 		Stream: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) error {
 			client := newClient(t, api)
-			_, err := New(reg).Stream(ctx, &client.Messages, params("go"), opts)
+			opts.Stream = true
+			_, err := New(reg).Run(ctx, &client.Messages, params("go"), nil, opts)
 			return err
 		},
 		Early:   sse(messageStart(), text("Both."), early, end("tool_use")),
@@ -203,7 +204,7 @@ func TestStreamPauseTurn(t *testing.T) {
 		map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": map[string]any{"query": "weather"}}))
 	api := fakeAnthropic(paused, streamedAnswer("Sunny."))
 	client := newClient(t, api)
-	run, err := New(adapttest.Registry(&received)).Stream(context.Background(), &client.Messages, params("search"), agent.Options{})
+	run, err := New(adapttest.Registry(&received)).Run(context.Background(), &client.Messages, params("search"), nil, agent.Options{Stream: true})
 	if err != nil || run.Answer() != "Sunny." || run.Steps() != 2 {
 		t.Fatalf("err %v, answer %q, steps %d", err, run.Answer(), run.Steps())
 	}
@@ -282,7 +283,7 @@ func TestStreamLies(t *testing.T) {
 	huge := `{"city":"` + strings.Repeat("x", 1<<20) + `"}`
 	adapttest.LieTests(t, fakeAnthropic, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
 		client := newClient(t, api)
-		run, err := New(reg).Stream(ctx, &client.Messages, params("go"), agent.Options{})
+		run, err := New(reg).Run(ctx, &client.Messages, params("go"), nil, agent.Options{Stream: true})
 		return run.State, err
 	}, []adapttest.Lie{
 		{Name: "input after content_block_stop", Reply: sse(oslo, [][2]string{inputDelta(0, `,"x":1`)}, end("tool_use")), Want: "after they were complete"},

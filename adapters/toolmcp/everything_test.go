@@ -226,7 +226,7 @@ func TestEverythingServer(t *testing.T) {
 			{"type":"tool_use","id":"tu_6","name":"everything__gzip-file-as-resource","input":`+gzipArgs+`}]}`), &msg); err != nil {
 			t.Fatal(err)
 		}
-		reply := toolanthropic.New(reg, toolanthropic.WithStrict(), toolanthropic.WithNonStrictFallback()).Call(ctx, msg)
+		reply := toolanthropic.New(reg, toolanthropic.WithStrict(), toolanthropic.WithNonStrictFallback()).CallAll(ctx, msg)
 		// Each block of a tool_result as a line: text as it is, an image
 		// as its type and size as decoded from the payload, a document as
 		// its source.

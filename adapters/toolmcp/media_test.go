@@ -316,7 +316,7 @@ func TestImportMediaToProviders(t *testing.T) {
 	)
 
 	t.Run("Anthropic", func(t *testing.T) {
-		b, err := toolanthropic.New(reg).CallJSON(ctx, json.RawMessage(`[{"type":"tool_use","id":"tu_1","name":"media","input":{}}]`))
+		b, err := toolanthropic.New(reg).CallAllJSON(ctx, json.RawMessage(`[{"type":"tool_use","id":"tu_1","name":"media","input":{}}]`))
 		if err != nil {
 			t.Fatal(err)
 		}

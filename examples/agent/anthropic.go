@@ -36,7 +36,7 @@ func runAnthropic(ctx context.Context, w io.Writer, getenv func(string) string, 
 		MaxTokens: 2048,
 		System:    []anthropic.TextBlockParam{{Text: "You answer with the tools you have. Call independent tools in parallel."}},
 		Messages:  []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(prompt))},
-	}, agent.Options{MaxSteps: maxSteps, OnEvent: printEvents(w)})
+	}, nil, agent.Options{MaxSteps: maxSteps, OnEvent: printEvents(w)})
 	if err != nil {
 		var apiErr *anthropic.Error
 		if errors.As(err, &apiErr) {
