@@ -10,7 +10,7 @@ import (
 	"google.golang.org/genai"
 )
 
-// Calls lists the function calls of a model turn as registry calls, in the
+// ToolCalls lists the function calls of a model turn as registry calls, in the
 // order of its parts; other parts (text, thoughts) are skipped. A call's
 // ID is the functionCall id, "" when the model gave none. Args are encoded
 // as the JSON object the registry validates; missing args are {}.
@@ -18,7 +18,7 @@ import (
 // Args that cannot be encoded as JSON (only possible in content built by
 // hand, e.g. a NaN) give Arguments that are not JSON, which the registry
 // refuses as invalid arguments rather than calling the tool without them.
-func (a *Adapter) Calls(content *genai.Content) []toolreg.ToolCall {
+func (a *Adapter) ToolCalls(content *genai.Content) []toolreg.ToolCall {
 	if content == nil {
 		return nil
 	}
@@ -44,7 +44,7 @@ func toolCall(fc *genai.FunctionCall) toolreg.ToolCall {
 	return toolreg.ToolCall{ID: fc.ID, Name: fc.Name, Arguments: args}
 }
 
-// Call runs the function calls of a model turn concurrently and returns
+// CallAll runs the function calls of a model turn concurrently and returns
 // the content that answers them: role "user", one functionResponse part
 // per call, in the order of the calls; nil when the turn has no calls.
 //
@@ -63,10 +63,10 @@ func toolCall(fc *genai.FunctionCall) toolreg.ToolCall {
 // response's "note" says what and why. For older models see
 // WithMediaBesideResponses.
 //
-// Call does not touch content. Append content itself to the history, then
+// CallAll does not touch content. Append content itself to the history, then
 // the returned content: its thoughtSignature parts must go back unchanged.
-func (a *Adapter) Call(ctx context.Context, content *genai.Content) *genai.Content {
-	calls := a.Calls(content)
+func (a *Adapter) CallAll(ctx context.Context, content *genai.Content) *genai.Content {
+	calls := a.ToolCalls(content)
 	if len(calls) == 0 {
 		return nil
 	}
@@ -86,7 +86,7 @@ func response(out toolreg.Output) map[string]any {
 	}
 }
 
-// wireContent is the user content CallJSON writes.
+// wireContent is the user content CallAllJSON writes.
 type wireContent struct {
 	Role  string     `json:"role,omitempty"`
 	Parts []wirePart `json:"parts"`
@@ -111,14 +111,14 @@ type wireResponse struct {
 	Parts    []*genai.FunctionResponsePart `json:"parts,omitempty"`
 }
 
-// CallJSON is Call on the wire format: it takes the model's content as the
+// CallAllJSON is CallAll on the wire format: it takes the model's content as the
 // JSON of generateContent ({"role":"model","parts":[...]}) and returns the
 // user content to append after it, or null when the turn has no function
-// calls; results' media go as Call sends them, their data in base64.
+// calls; results' media go as CallAll sends them, their data in base64.
 // Arguments reach the registry as the bytes the model sent, so large
 // integers keep their precision. The model content must still be appended
 // as it came, with its thoughtSignature.
-func (a *Adapter) CallJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
+func (a *Adapter) CallAllJSON(ctx context.Context, content json.RawMessage) (json.RawMessage, error) {
 	var in struct {
 		Parts []struct {
 			FunctionCall *wireCall `json:"functionCall"`

@@ -31,8 +31,8 @@ func captureRegistry() *toolreg.Registry {
 // A result's media go inside its functionResponse, as Gemini 3 takes
 // them; the audio, which a function response does not take, is left out
 // and the response's note says so.
-func ExampleAdapter_CallJSON_media() {
-	out, err := toolgemini.New(captureRegistry()).CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
+func ExampleAdapter_CallAllJSON_media() {
+	out, err := toolgemini.New(captureRegistry()).CallAllJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
 		{"functionCall":{"id":"fc-1","name":"capture","args":{"url":"https://example.com"}}}]}`))
 	if err != nil {
 		log.Fatal(err)
@@ -46,7 +46,7 @@ func ExampleAdapter_CallJSON_media() {
 // the function responses, audio included.
 func ExampleWithMediaBesideResponses() {
 	a := toolgemini.New(captureRegistry(), toolgemini.WithMediaBesideResponses())
-	out, err := a.CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
+	out, err := a.CallAllJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
 		{"functionCall":{"id":"fc-1","name":"capture","args":{"url":"https://example.com"}}}]}`))
 	if err != nil {
 		log.Fatal(err)

@@ -49,7 +49,7 @@ func ExampleAdapter_ToolsJSON() {
 
 // Answer a model turn: here one the SDK would have returned, with the
 // thoughtSignature Gemini 3 puts on the first function call.
-func ExampleAdapter_Call() {
+func ExampleAdapter_CallAll() {
 	a := toolgemini.New(registry())
 	model := &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{{
 		FunctionCall:     &genai.FunctionCall{ID: "fc-1", Name: "get_weather", Args: map[string]any{"city": "Paris"}},
@@ -57,7 +57,7 @@ func ExampleAdapter_Call() {
 	}, {
 		FunctionCall: &genai.FunctionCall{ID: "fc-2", Name: "get_weather", Args: map[string]any{"city": "Paris", "days": 9}},
 	}}}
-	results := a.Call(context.Background(), model)
+	results := a.CallAll(context.Background(), model)
 
 	// The next request's history: the model turn as it came, then the results.
 	history := []*genai.Content{genai.NewContentFromText("Weather in Paris?", genai.RoleUser), model, results}
@@ -95,9 +95,9 @@ func ExampleAdapter_Call() {
 }
 
 // The same on the wire, for clients other than the SDK.
-func ExampleAdapter_CallJSON() {
+func ExampleAdapter_CallAllJSON() {
 	a := toolgemini.New(registry())
-	out, err := a.CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
+	out, err := a.CallAllJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
 		{"functionCall":{"id":"fc-1","name":"get_weather","args":{"city":"Oslo"}},"thoughtSignature":"c2ln"}]}`))
 	if err != nil {
 		log.Fatal(err)
@@ -225,15 +225,15 @@ func ExampleWithoutResponseSchema() {
 	// <nil>
 }
 
-// Calls lists the function calls of a model turn and runs nothing; text
+// ToolCalls lists the function calls of a model turn and runs nothing; text
 // and thoughts are skipped.
-func ExampleAdapter_Calls() {
+func ExampleAdapter_ToolCalls() {
 	model := &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
 		{Text: "Let me check."},
 		{FunctionCall: &genai.FunctionCall{ID: "fc-1", Name: "get_weather", Args: map[string]any{"city": "Paris"}}},
 		{FunctionCall: &genai.FunctionCall{Name: "get_weather", Args: map[string]any{"city": "Rome", "days": 3}}},
 	}}
-	for _, c := range toolgemini.New(registry()).Calls(model) {
+	for _, c := range toolgemini.New(registry()).ToolCalls(model) {
 		fmt.Printf("%q %s %s\n", c.ID, c.Name, c.Arguments)
 	}
 	// Output:
@@ -272,7 +272,7 @@ func Example_loop() {
 			log.Fatal("no candidate")
 		}
 		model := resp.Candidates[0].Content
-		results := a.Call(ctx, model)
+		results := a.CallAll(ctx, model)
 		if results == nil {
 			fmt.Println(resp.Text())
 			return
@@ -297,7 +297,7 @@ func ExampleAdapter_Run() {
 	defer srv.Close()
 	client := offlineClient(srv)
 	run, err := toolgemini.New(registry()).Run(context.Background(), client.Models, "gemini-2.5-flash",
-		genai.Text("Weather in Paris for three days?"), nil, printEvents())
+		genai.Text("Weather in Paris for three days?"), nil, nil, printEvents())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -318,7 +318,7 @@ var book = toolreg.MustNew("book", "Books a trip to a city.", func(_ context.Con
 // A tool that needs approval pauses the run; the host decides, then
 // resumes it. Calls without an id are known by their place in the turn
 // (Key "#0", "#1", ...).
-func ExampleAdapter_Resume() {
+func ExampleAdapter_Run_resume() {
 	srv := scriptedGemini(`get_weather {"city":"Oslo"}; book {"city":"Oslo"}`, "Booked your trip to Oslo.")
 	defer srv.Close()
 	client := offlineClient(srv)
@@ -326,7 +326,7 @@ func ExampleAdapter_Resume() {
 	reg.MustAdd(book)
 	ctx := context.Background()
 	a := toolgemini.New(reg)
-	run, err := a.Run(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, agent.Options{})
+	run, err := a.Run(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, nil, agent.Options{})
 	for errors.Is(err, agent.ErrPaused) {
 		for _, c := range run.State.Pending() {
 			fmt.Printf("%s %s %s: approved\n", c.Key(), c.Name, c.Arguments)
@@ -334,7 +334,7 @@ func ExampleAdapter_Resume() {
 				log.Fatal(err)
 			}
 		}
-		run, err = a.Resume(ctx, client.Models, "gemini-2.5-flash", nil, run.State, agent.Options{})
+		run, err = a.Run(ctx, client.Models, "gemini-2.5-flash", nil, nil, run.State, agent.Options{})
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -347,12 +347,12 @@ func ExampleAdapter_Resume() {
 
 // The answer printed as the model writes it, and each function call as it
 // arrives.
-func ExampleAdapter_Stream() {
+func ExampleAdapter_Run_stream() {
 	srv := scriptedGemini(`get_weather {"city":"Paris","days":3}`, "Sunny in Paris, 18°C.")
 	defer srv.Close()
 	client := offlineClient(srv)
-	_, err := toolgemini.New(registry()).Stream(context.Background(), client.Models, "gemini-2.5-flash",
-		genai.Text("Weather in Paris for three days?"), nil, agent.Options{OnEvent: func(e agent.Event) {
+	_, err := toolgemini.New(registry()).Run(context.Background(), client.Models, "gemini-2.5-flash",
+		genai.Text("Weather in Paris for three days?"), nil, nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 			switch e.Kind {
 			case agent.TextDelta:
 				fmt.Print(e.Text)
@@ -370,7 +370,7 @@ func ExampleAdapter_Stream() {
 
 // A run paused in one process, its State kept as JSON, goes on once the
 // host has decided its calls, in another, streaming.
-func ExampleAdapter_ResumeStream() {
+func ExampleAdapter_Run_resumeStream() {
 	srv := scriptedGemini(`book {"city":"Oslo"}`, "I will not book it, then.")
 	defer srv.Close()
 	client := offlineClient(srv)
@@ -378,7 +378,7 @@ func ExampleAdapter_ResumeStream() {
 	reg.MustAdd(book)
 	ctx := context.Background()
 
-	run, err := toolgemini.New(reg).Stream(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, agent.Options{})
+	run, err := toolgemini.New(reg).Run(ctx, client.Models, "gemini-2.5-flash", genai.Text("Book me a trip to Oslo."), nil, nil, agent.Options{Stream: true})
 	fmt.Println(err)
 	saved, _ := json.Marshal(run.State) // to a database, a queue, a file
 
@@ -388,7 +388,9 @@ func ExampleAdapter_ResumeStream() {
 		log.Fatal(err)
 	}
 	state.Reject("#0", "the user cancelled the trip")
-	run, err = toolgemini.New(reg).ResumeStream(ctx, client.Models, "gemini-2.5-flash", nil, &state, printEvents())
+	opts := printEvents()
+	opts.Stream = true
+	run, err = toolgemini.New(reg).Run(ctx, client.Models, "gemini-2.5-flash", nil, nil, &state, opts)
 	fmt.Println(run.Answer(), err)
 	// Output:
 	// the run is waiting for the host
@@ -398,11 +400,11 @@ func ExampleAdapter_ResumeStream() {
 
 // Answer is the text of the model's last content, thoughts left out;
 // Final holds the whole response.
-func ExampleRun_Answer() {
+func ExampleRunResult_Answer() {
 	srv := scriptedGemini("Hello! Ask me about the weather.")
 	defer srv.Close()
 	client := offlineClient(srv)
-	run, err := toolgemini.New(registry()).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Hi"), nil, agent.Options{})
+	run, err := toolgemini.New(registry()).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Hi"), nil, nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.Candidates[0].FinishReason, run.Final.UsageMetadata.TotalTokenCount, "tokens")
 	// Output:
@@ -411,17 +413,17 @@ func ExampleRun_Answer() {
 }
 
 // Steps counts the model calls, those before a pause included.
-func ExampleRun_Steps() {
+func ExampleRunResult_Steps() {
 	srv := scriptedGemini(`get_weather {"city":"Lima"}`, `book {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
 	client := offlineClient(srv)
 	reg := registry()
 	reg.MustAdd(book)
 	a := toolgemini.New(reg)
-	run, _ := a.Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Book Lima."), nil, agent.Options{})
+	run, _ := a.Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Book Lima."), nil, nil, agent.Options{})
 	fmt.Println("paused after", run.Steps(), "steps")
 	run.State.Approve("#0")
-	run, _ = a.Resume(context.Background(), client.Models, "gemini-2.5-flash", nil, run.State, agent.Options{})
+	run, _ = a.Run(context.Background(), client.Models, "gemini-2.5-flash", nil, nil, run.State, agent.Options{})
 	fmt.Println("done after", run.Steps(), "steps")
 	// Output:
 	// paused after 2 steps

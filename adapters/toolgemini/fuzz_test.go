@@ -22,7 +22,7 @@ func FuzzDispatch(f *testing.F) {
 	}))
 	a := New(reg)
 	f.Fuzz(func(t *testing.T, content []byte) {
-		out, err := a.CallJSON(context.Background(), content)
+		out, err := a.CallAllJSON(context.Background(), content)
 		if err == nil && out != nil && !json.Valid(out) {
 			t.Fatalf("invalid JSON out: %s", out)
 		}
@@ -34,7 +34,7 @@ func FuzzDispatch(f *testing.F) {
 					calls++
 				}
 			}
-			resp := a.Call(context.Background(), &c)
+			resp := a.CallAll(context.Background(), &c)
 			if calls > 0 && (resp == nil || len(resp.Parts) != calls) {
 				t.Fatalf("%d calls, response %+v", calls, resp)
 			}

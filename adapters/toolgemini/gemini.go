@@ -1,16 +1,16 @@
 // Package gemini serves a toolreg.Registry to Gemini models through the
 // official SDK (google.golang.org/genai): function declarations, the
 // dispatch of a model turn's function calls, and the agent loop on
-// generateContent (Run, Stream; Resume and ResumeStream for a paused run),
-// steered with package agent. CallJSON speaks the plain wire format of
-// generateContent, for clients other than the SDK.
+// generateContent or streamGenerateContent (Run, which also resumes a
+// paused run), steered with package agent. CallAllJSON speaks the plain
+// wire format of generateContent, for clients other than the SDK.
 //
 // The package imports the SDK as the registry's only link to Gemini: it
 // converts; the registry validates and runs the calls.
 //
 // By hand, without Run, a turn goes like this: send Tools in
 // GenerateContentConfig.Tools; append the model's content to the history
-// exactly as it came (resp.Candidates[0].Content), then the content Call
+// exactly as it came (resp.Candidates[0].Content), then the content CallAll
 // returns, and ask again. Keep the model's content whole: its parts carry
 // the thoughtSignature that Gemini 3 requires back ("Function call is
 // missing a thought_signature"), which a content rebuilt from

@@ -218,7 +218,7 @@ func TestTurn(t *testing.T) {
 	if got := string(model.Parts[1].ThoughtSignature); got != "opaque thought signature \x00\xff" {
 		t.Fatalf("the SDK decoded the signature as %q", got)
 	}
-	results := a.Call(ctx, model)
+	results := a.CallAll(ctx, model)
 	history = append(history, model, results)
 	resp, err = client.Models.GenerateContent(ctx, "gemini-test", history, config)
 	if err != nil {
@@ -249,7 +249,7 @@ func TestTurn(t *testing.T) {
 	}
 }
 
-func TestCalls(t *testing.T) {
+func TestToolCalls(t *testing.T) {
 	a := New(adapttest.Registry(nil))
 	for _, tc := range []struct {
 		name    string
@@ -271,12 +271,12 @@ func TestCalls(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, a.Calls(tc.content)); diff != "" {
+			if diff := cmp.Diff(tc.want, a.ToolCalls(tc.content)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
 	}
-	if got := a.Call(context.Background(), genai.NewContentFromText("hello", genai.RoleModel)); got != nil {
+	if got := a.CallAll(context.Background(), genai.NewContentFromText("hello", genai.RoleModel)); got != nil {
 		t.Errorf("a turn without calls was answered: %+v", got)
 	}
 }
@@ -284,7 +284,7 @@ func TestCalls(t *testing.T) {
 // TestCallUnencodableArgs: args that cannot be JSON never reach the tool
 // as "no arguments".
 func TestCallUnencodableArgs(t *testing.T) {
-	out := New(adapttest.Registry(nil)).Call(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
+	out := New(adapttest.Registry(nil)).CallAll(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
 		{FunctionCall: &genai.FunctionCall{Name: "get_weather", Args: map[string]any{"city": "Oslo", "days": math.NaN()}}},
 	}})
 	resp := out.Parts[0].FunctionResponse.Response
@@ -296,7 +296,7 @@ func TestCallUnencodableArgs(t *testing.T) {
 // TestCallStructuredResult checks the Go value of a structured output:
 // the result's JSON, held as raw bytes.
 func TestCallStructuredResult(t *testing.T) {
-	out := New(adapttest.Registry(nil)).Call(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
+	out := New(adapttest.Registry(nil)).CallAll(context.Background(), &genai.Content{Role: genai.RoleModel, Parts: []*genai.Part{
 		{FunctionCall: &genai.FunctionCall{ID: "x", Name: "get_weather", Args: map[string]any{"city": "Oslo"}}},
 	}})
 	want := &genai.Content{Role: "user", Parts: []*genai.Part{{FunctionResponse: &genai.FunctionResponse{
@@ -308,9 +308,9 @@ func TestCallStructuredResult(t *testing.T) {
 	}
 }
 
-// TestCallJSON runs the fixtures of providers.md: the model turn of
+// TestCallAllJSON runs the fixtures of providers.md: the model turn of
 // gemini.call.json must be answered by gemini.result.json.
-func TestCallJSON(t *testing.T) {
+func TestCallAllJSON(t *testing.T) {
 	type args struct {
 		Location string `json:"location"`
 		Unit     string `json:"unit,omitempty" jsonschema:"enum=celsius,enum=fahrenheit"`
@@ -336,7 +336,7 @@ func TestCallJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := a.CallJSON(context.Background(), call)
+	got, err := a.CallAllJSON(context.Background(), call)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +347,7 @@ func TestCallJSON(t *testing.T) {
 	// The exact bytes: the structured result verbatim, no HTML escaping,
 	// no id for a call without one, arguments as sent (a float64 would
 	// have made 9007199254740993 ...992).
-	got, err = New(adapttest.Registry(nil)).CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
+	got, err = New(adapttest.Registry(nil)).CallAllJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
 		{"text":"<hm>"},
 		{"functionCall":{"name":"get_weather","args":{"city":"Tromsø & <Bodø>","days":3}}},
 		{"functionCall":{"id":"big","name":"get_weather","args":{"city":"Oslo","days":9007199254740993}}},
@@ -363,12 +363,12 @@ func TestCallJSON(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 
-	got, err = a.CallJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[{"text":"done"}]}`))
+	got, err = a.CallAllJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[{"text":"done"}]}`))
 	if err != nil || string(got) != "null" {
 		t.Errorf("a turn without calls: %s, %v", got, err)
 	}
 	for _, bad := range []string{`[]`, `{"parts":{}}`, `{"parts":[{"functionCall":[]}]}`, `nope`} {
-		if _, err := a.CallJSON(context.Background(), json.RawMessage(bad)); err == nil {
+		if _, err := a.CallAllJSON(context.Background(), json.RawMessage(bad)); err == nil {
 			t.Errorf("%s was accepted", bad)
 		}
 	}

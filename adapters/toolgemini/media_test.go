@@ -26,7 +26,7 @@ func sentContents(t *testing.T, body []byte) []json.RawMessage {
 }
 
 // TestMediaResults sends results with media through the real SDK, from
-// the runner, from Call and from CallJSON, and checks the user content
+// the runner, from CallAll and from CallAllJSON, and checks the user content
 // against a golden file: media inside each functionResponse, or beside
 // the responses, and a note for each left out.
 func TestMediaResults(t *testing.T) {
@@ -73,13 +73,13 @@ func TestMediaResults(t *testing.T) {
 			// The runner.
 			f := fakeGemini(functionCalls(tc.ids, pairs...), answer("Seen."))
 			client := newClient(t, f)
-			if _, err := a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, agent.Options{}); err != nil {
+			if _, err := a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, nil, agent.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			sent := sentContents(t, f.Raw[1])[2]
 			adapttest.GoldenJSON(t, tc.golden, sent, *update)
 
-			// Call, sent by the SDK: the same bytes.
+			// CallAll, sent by the SDK: the same bytes.
 			var resp genai.GenerateContentResponse
 			if err := json.Unmarshal([]byte(functionCalls(tc.ids, pairs...)), &resp); err != nil {
 				t.Fatal(err)
@@ -87,7 +87,7 @@ func TestMediaResults(t *testing.T) {
 			model := resp.Candidates[0].Content
 			f = fakeGemini(answer("Seen."))
 			client = newClient(t, f)
-			history := append(prompt(), model, a.Call(context.Background(), model))
+			history := append(prompt(), model, a.CallAll(context.Background(), model))
 			if _, err := client.Models.GenerateContent(context.Background(), "gemini-test", history, nil); err != nil {
 				t.Fatal(err)
 			}
@@ -95,35 +95,35 @@ func TestMediaResults(t *testing.T) {
 				t.Errorf("Call sends other bytes than the runner:\nrun  %s\ncall %s", sent, got)
 			}
 
-			// CallJSON: the same content.
+			// CallAllJSON: the same content.
 			var candidates struct {
 				Candidates []struct {
 					Content json.RawMessage `json:"content"`
 				} `json:"candidates"`
 			}
 			json.Unmarshal([]byte(functionCalls(tc.ids, pairs...)), &candidates)
-			wire, err := a.CallJSON(context.Background(), candidates.Candidates[0].Content)
+			wire, err := a.CallAllJSON(context.Background(), candidates.Candidates[0].Content)
 			if err != nil {
 				t.Fatal(err)
 			}
-			adapttest.SameJSON(t, "CallJSON", sent, wire)
+			adapttest.SameJSON(t, "CallAllJSON", sent, wire)
 		})
 	}
 }
 
-// TestMediaResultsResume: a paused run's transcript keeps the media of an
+// TestMediaResultsThroughState: a paused run's transcript keeps the media of an
 // earlier turn, byte for byte, and the results of the paused turn that ran
 // keep theirs.
-func TestMediaResultsResume(t *testing.T) {
+func TestMediaResultsThroughState(t *testing.T) {
 	a := New(adapttest.MediaRegistry(adapttest.PDFsWaitForApproval()))
 	f := fakeGemini(withIDs(adapttest.PausedTurns[0]...), withIDs(adapttest.PausedTurns[1]...), answer("Seen."))
 	client := newClient(t, f)
-	run, err := a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, agent.Options{})
+	run, err := a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, nil, agent.Options{})
 	if !errors.Is(err, agent.ErrPaused) {
 		t.Fatalf("err = %v, want the run paused", err)
 	}
 	st := adapttest.ApproveAll(t, run.State)
-	if _, err := a.Resume(context.Background(), client.Models, "gemini-test", nil, st, agent.Options{}); err != nil {
+	if _, err := a.Run(context.Background(), client.Models, "gemini-test", nil, nil, st, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	before, after := sentContents(t, f.Raw[1]), sentContents(t, f.Raw[2])

@@ -15,43 +15,37 @@ import (
 	"google.golang.org/genai"
 )
 
-// ModelsClient is the part of the SDK a run needs: client.Models
-// satisfies it.
+// ModelsClient is the part of the SDK a run needs, plain and streamed:
+// client.Models satisfies it.
 type ModelsClient interface {
 	GenerateContent(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) (*genai.GenerateContentResponse, error)
-}
-
-// StreamingModelsClient is the part of the SDK a streaming run needs:
-// client.Models satisfies it.
-type StreamingModelsClient interface {
 	GenerateContentStream(ctx context.Context, model string, contents []*genai.Content, config *genai.GenerateContentConfig) iter.Seq2[*genai.GenerateContentResponse, error]
 }
 
 // ErrBlocked: Gemini blocked the prompt (promptFeedback.blockReason) or
 // the response (finishReason SAFETY, RECITATION, BLOCKLIST,
 // PROHIBITED_CONTENT, SPII and their image forms). The error names the
-// reason; Run.Final holds the response.
+// reason; RunResult.Final holds the response.
 var ErrBlocked = errors.New("blocked by Gemini's content filters")
 
-// Run is what a run produced, also when it ends with an error.
-type Run struct {
+// RunResult is what a run produced, also when it ends with an error.
+type RunResult struct {
 	// Contents is the transcript: the request's contents, then each model
 	// content as it came (thoughtSignature parts included) and the user
 	// content of function responses that answered it.
 	Contents []*genai.Content
-	// Final is the last response of this call of Run, Resume, Stream or
-	// ResumeStream (for a streamed one, the chunks put together); its
-	// first candidate holds the model's answer when the run ended without
-	// error.
+	// Final is the last response of this call of Run (for a streamed
+	// one, the chunks put together); its first candidate holds the model's
+	// answer when the run ended without error.
 	Final *genai.GenerateContentResponse
-	// State is where the run stands, as data: resume it with Resume or
-	// ResumeStream when the run returned agent.ErrPaused.
+	// State is where the run stands, as data: resume it with Run when the
+	// run returned agent.ErrPaused. It is never nil.
 	State *agent.State
 }
 
 // Answer is the text of the final model content, its text parts
 // concatenated (thoughts left out); "" if there is none.
-func (r *Run) Answer() string {
+func (r *RunResult) Answer() string {
 	if r.Final == nil || len(r.Final.Candidates) == 0 || r.Final.Candidates[0] == nil || r.Final.Candidates[0].Content == nil {
 		return ""
 	}
@@ -65,18 +59,28 @@ func (r *Run) Answer() string {
 }
 
 // Steps counts the model calls of the run, resumed runs included.
-func (r *Run) Steps() int { return r.State.Steps }
+func (r *RunResult) Steps() int { return r.State.Steps }
 
 // provider names Gemini's runs in their State and CallInfo.
 const provider = "gemini"
 
-// Run is the agent loop on generateContent. Its arguments after the
-// client are those of client.Models.GenerateContent, so a call of the SDK
-// becomes a run by adding the client and opts. It sends contents with the
-// registry's function declarations (each step's, see
+// Run is the agent loop on generateContent (streamGenerateContent with
+// agent.Options.Stream). Its arguments after the client are those of
+// client.Models.GenerateContent, then the state and opts, so a call of the
+// SDK becomes a run by adding the client, a nil state and opts. It sends
+// contents with the registry's function declarations (each step's, see
 // agent.Options.PrepareStep), runs every function call of a model turn
 // concurrently, sends the results back in one user content in call order,
 // and repeats until the model answers without calling a function.
+//
+// A nil (or zero) state starts a new run from contents. A state that a run
+// paused (agent.ErrPaused) resumes that run, once the host has decided its
+// pending calls in it: approved calls run, rejected ones tell the model
+// why, answered tools run again with the answer; no call that ran runs
+// twice. The contents are then the state's transcript, and the contents
+// argument is ignored; model and config are the run's. state may come
+// from JSON, in another process: the transcript keeps every part as Gemini
+// sent it, thoughtSignature included.
 //
 // config is not modified. Its fields go out as they are, except:
 //   - Tools: the step's declarations are added as one more genai.Tool
@@ -92,6 +96,18 @@ const provider = "gemini"
 // order, and the calls of a paused turn are known by their place
 // (agent.Call.Key is "#" and the index).
 //
+// With agent.Options.Stream, Run asks the model on
+// streamGenerateContent (client.GenerateContentStream): opts.OnEvent sees
+// the model's text as it arrives (agent.TextDelta; thoughts are not
+// reported) and each function call as its part arrives (agent.CallStarted,
+// then agent.CallReady: Gemini sends a call whole, so it starts at once,
+// while the model writes the next). A stream that breaks off, reports an
+// error or ends without a finishReason ends the run with an error; so does
+// a response the run cannot go on from, as without streaming. Calls
+// started before such an end are cancelled, though one that had finished
+// has run; no call runs on a part that did not arrive whole. A run paused
+// while streaming may resume without, and the other way round.
+//
 // Tool failures go back to the model as {"error": ...} responses and the
 // run goes on. The run ends with an error, and the transcript so far, when
 // the client fails, ctx is done, the response was cut off by a token limit
@@ -101,83 +117,49 @@ const provider = "gemini"
 // did not suffice (toolreg.ErrMaxSteps), the model got calls wrong too
 // often (toolreg.ErrTooManyRetries), or a tool returned toolreg.StopRun.
 // It returns agent.ErrPaused when calls wait for the host: decide them in
-// run.State and call Resume.
-func (a *Adapter) Run(ctx context.Context, client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, opts agent.Options) (*Run, error) {
-	return a.run(ctx, &runner{a: a, client: client, model: model}, contents, config, &agent.State{}, opts)
-}
-
-// Resume goes on with a run that Run, Stream or an earlier Resume paused
-// (agent.ErrPaused), once the host has decided its pending calls in state:
-// approved calls run, rejected ones tell the model why, answered tools run
-// again with the answer; no call that ran runs twice. The contents are the
-// state's transcript; model and config are the run's. state may come from
-// JSON, in another process: the transcript keeps every part as Gemini
-// sent it, thoughtSignature included.
-func (a *Adapter) Resume(ctx context.Context, client ModelsClient, model string, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
-	return a.resume(ctx, &runner{a: a, client: client, model: model}, config, state, opts)
-}
-
-// Stream is Run on streamGenerateContent: opts.OnEvent sees the model's
-// text as it arrives (agent.TextDelta; thoughts are not reported) and each
-// function call as its part arrives (agent.CallStarted, then
-// agent.CallReady: Gemini sends a call whole, so it starts at once, while
-// the model writes the next). A stream that breaks off, reports an error
-// or ends without a finishReason ends the run with an error; so does a
-// response the run cannot go on from, as in Run. Calls started before such
-// an end are cancelled, though one that had finished has run; no call runs
-// on a part that did not arrive whole. A paused run resumes with
-// ResumeStream or Resume.
-func (a *Adapter) Stream(ctx context.Context, client StreamingModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, opts agent.Options) (*Run, error) {
-	return a.run(ctx, &runner{a: a, stream: client, model: model}, contents, config, &agent.State{}, opts)
-}
-
-// ResumeStream is Resume on streamGenerateContent.
-func (a *Adapter) ResumeStream(ctx context.Context, client StreamingModelsClient, model string, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
-	return a.resume(ctx, &runner{a: a, stream: client, model: model}, config, state, opts)
+// run.State and call Run again with it.
+func (a *Adapter) Run(ctx context.Context, client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*RunResult, error) {
+	if state == nil {
+		state = &agent.State{}
+	}
+	m := &runner{a: a, client: client, stream: opts.Stream, model: model}
+	if err := m.init(contents, config, state); err != nil {
+		return &RunResult{State: state}, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
 }
 
 // Model is Gemini's side of a run, for a host that drives runs itself
 // (package toolreg/tooltemporal asks it from an activity): it asks model with
 // config and keeps the conversation of state, or starts one from contents
-// when state holds none. Run and Resume use the same.
+// when state holds none. Run uses the same. Model never streams. It
+// refuses a nil state: the host holds the State it drives and passes the
+// same pointer to the loop.
 func (a *Adapter) Model(client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) (agent.Model, error) {
 	m := &runner{a: a, client: client, model: model}
 	if state == nil {
 		return nil, errors.New("gemini: a model without a state")
 	}
-	if len(state.Transcript) > 0 {
-		if err := json.Unmarshal(state.Transcript, &contents); err != nil {
-			return nil, fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
-		}
+	if err := m.init(contents, config, state); err != nil {
+		return nil, err
 	}
-	m.init(contents, config, state)
 	return m, nil
 }
 
-func (a *Adapter) resume(ctx context.Context, m *runner, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
-	if state == nil {
-		return nil, errors.New("gemini: Resume without a state")
+// init readies the runner for a run over state: from the state's
+// transcript when it holds one, else from contents.
+func (m *runner) init(contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) error {
+	if len(state.Transcript) > 0 {
+		contents = nil // not the caller's slice to decode into
+		if err := json.Unmarshal(state.Transcript, &contents); err != nil {
+			return fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
+		}
 	}
-	if len(state.Transcript) == 0 {
-		return &Run{State: state}, fmt.Errorf("gemini: %w: the state holds no transcript to resume", agent.ErrInvalidState)
-	}
-	var contents []*genai.Content
-	if err := json.Unmarshal(state.Transcript, &contents); err != nil {
-		return &Run{State: state}, fmt.Errorf("gemini: %w: the state's transcript is not a list of contents: %w", agent.ErrInvalidState, err)
-	}
-	return a.run(ctx, m, contents, config, state, opts)
-}
-
-func (a *Adapter) run(ctx context.Context, m *runner, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*Run, error) {
-	m.init(contents, config, state)
-	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
-	return m.run, loop.Do(ctx)
-}
-
-func (m *runner) init(contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State) {
 	m.config = own(config)
 	m.fixedTools = declaresFunctions(m.config.Tools)
-	m.run = &Run{State: state, Contents: slices.Clone(contents)}
+	m.run = &RunResult{State: state, Contents: slices.Clone(contents)}
+	return nil
 }
 
 // own is a copy of config that the SDK may write into: GenerateContent
@@ -206,12 +188,12 @@ func declaresFunctions(tools []*genai.Tool) bool {
 // runner is Gemini's side of the loop, for one run.
 type runner struct {
 	a          *Adapter
-	client     ModelsClient          // or
-	stream     StreamingModelsClient // for a streaming run
+	client     ModelsClient
+	stream     bool // ask on streamGenerateContent
 	model      string
 	config     genai.GenerateContentConfig // the run's own copy
 	fixedTools bool                        // the caller's tools declare functions
-	run        *Run
+	run        *RunResult
 }
 
 func (m *runner) Info() agent.RunInfo { return agent.RunInfo{Provider: provider, Model: m.model} }
@@ -223,8 +205,8 @@ func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event),
 		return agent.Reply{}, err
 	}
 	var resp *genai.GenerateContentResponse
-	if m.stream != nil {
-		resp, err = streamContent(ctx, m.stream, m.model, m.run.Contents, config, s.Number, emit, ready)
+	if m.stream {
+		resp, err = streamContent(ctx, m.client, m.model, m.run.Contents, config, s.Number, emit, ready)
 	} else {
 		resp, err = m.client.GenerateContent(ctx, m.model, m.run.Contents, config)
 	}
@@ -244,7 +226,7 @@ func (m *runner) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event),
 	if err := finished(cand); err != nil {
 		return reply, fmt.Errorf("gemini: step %d: %w", s.Number, err)
 	}
-	reply.Calls = m.a.Calls(cand.Content)
+	reply.Calls = m.a.ToolCalls(cand.Content)
 	return reply, nil
 }
 
@@ -385,5 +367,5 @@ func (m *runner) TurnCalls() ([]toolreg.ToolCall, error) {
 	if len(contents) == 0 || contents[len(contents)-1] == nil || contents[len(contents)-1].Role != genai.RoleModel {
 		return nil, errors.New("gemini: the transcript does not end with the model's content")
 	}
-	return m.a.Calls(contents[len(contents)-1]), nil
+	return m.a.ToolCalls(contents[len(contents)-1]), nil
 }

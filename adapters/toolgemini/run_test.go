@@ -80,20 +80,14 @@ func streamedAnswer(text string) string { return streamed(answer(text)) }
 func prompt() []*genai.Content { return genai.Text("plan my week") }
 
 // start runs reg's tools against api, streaming or not.
-func start(ctx context.Context, t *testing.T, api *adapttest.API, reg *toolreg.Registry, stream bool, config *genai.GenerateContentConfig, opts agent.Options) (*Run, error) {
-	client := newClient(t, api)
-	if stream {
-		return New(reg).Stream(ctx, client.Models, "gemini-test", prompt(), config, opts)
-	}
-	return New(reg).Run(ctx, client.Models, "gemini-test", prompt(), config, opts)
+func start(ctx context.Context, t *testing.T, api *adapttest.API, reg *toolreg.Registry, stream bool, config *genai.GenerateContentConfig, opts agent.Options) (*RunResult, error) {
+	opts.Stream = stream
+	return New(reg).Run(ctx, newClient(t, api).Models, "gemini-test", prompt(), config, nil, opts)
 }
 
-func resume(ctx context.Context, t *testing.T, api *adapttest.API, reg *toolreg.Registry, stream bool, st *agent.State, opts agent.Options) (*Run, error) {
-	client := newClient(t, api)
-	if stream {
-		return New(reg).ResumeStream(ctx, client.Models, "gemini-test", nil, st, opts)
-	}
-	return New(reg).Resume(ctx, client.Models, "gemini-test", nil, st, opts)
+func resume(ctx context.Context, t *testing.T, api *adapttest.API, reg *toolreg.Registry, stream bool, st *agent.State, opts agent.Options) (*RunResult, error) {
+	opts.Stream = stream
+	return New(reg).Run(ctx, newClient(t, api).Models, "gemini-test", nil, nil, st, opts)
 }
 
 // testRunner is the Runner of RunnerTests and ControlTests, plain or
@@ -527,5 +521,45 @@ func TestConfig(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunState: Run starts a run without a state and gives it one; a run
+// paused while streaming resumes without streaming from the state's
+// transcript, the contents passed then being ignored; a transcript that is
+// not a list of contents is refused.
+func TestRunState(t *testing.T) {
+	ran := map[string]int{}
+	reg := adapttest.ControlRegistry(ran)
+	api := fakeGemini(streamed(withIDs("book", `{"city":"Oslo"}`)), answer("Booked Oslo."))
+	client := newClient(t, api)
+	a := New(reg)
+	run, err := a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, nil, agent.Options{Stream: true})
+	if !errors.Is(err, agent.ErrPaused) {
+		t.Fatalf("err = %v, want ErrPaused", err)
+	}
+	if run.State == nil {
+		t.Fatal("no state for a run started without one")
+	}
+	st := adapttest.Stored(t, run.State)
+	if err := st.Approve(st.Pending()[0].Key()); err != nil {
+		t.Fatal(err)
+	}
+	run, err = a.Run(context.Background(), client.Models, "gemini-test", genai.Text("ignored"), nil, st, agent.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.State != st || run.Answer() != "Booked Oslo." || ran["book"] != 1 {
+		t.Errorf("state %p (want %p), answer %q, book ran %d times", run.State, st, run.Answer(), ran["book"])
+	}
+	sent := sentContents(t, api.Raw[1])
+	if len(sent) != 3 || !strings.Contains(string(sent[0]), "plan my week") {
+		t.Errorf("resumed with contents %s, want the transcript: prompt, model, results", sent)
+	}
+
+	bad := &agent.State{Transcript: json.RawMessage(`{"role":"user"}`)}
+	run, err = a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, bad, agent.Options{})
+	if !errors.Is(err, agent.ErrInvalidState) || run == nil || run.State != bad {
+		t.Errorf("a transcript that is no list of contents: err = %v, run = %v", err, run)
 	}
 }

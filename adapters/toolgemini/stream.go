@@ -14,7 +14,7 @@ import (
 // reported as their parts arrive, each call handed to ready at once
 // (Gemini sends a functionCall part whole), and the response is put
 // together from the chunks.
-func streamContent(ctx context.Context, client StreamingModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*genai.GenerateContentResponse, error) {
+func streamContent(ctx context.Context, client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*genai.GenerateContentResponse, error) {
 	var acc assembly
 	for chunk, err := range client.GenerateContentStream(ctx, model, contents, config) {
 		if err != nil {
