@@ -108,8 +108,8 @@ func (e *ArgumentError) Error() string {
 func (e *ArgumentError) Unwrap() error { return ErrInvalidArguments }
 
 // PanicError carries a tool's panic for the host. None of it reaches the
-// model. Its Error text is the tool and the panic value, one line; the
-// stack is in Stack, for a host that logs it.
+// model. Its Error text is the tool and the panic value only; the stack
+// is in Stack, for a host that logs it.
 type PanicError struct {
 	Tool  string
 	Value any    // the value passed to panic

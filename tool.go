@@ -335,9 +335,10 @@ func (t *Tool[A, R]) OutputSchema() json.RawMessage { return t.output }
 //     limits (WithMaxArgumentBytes, WithMaxDepth, WithMaxValues);
 //   - defaults: a jsonschema:"default=..." is not applied to a field
 //     left at its zero value;
-//   - middleware: Registry.Use's middleware does not see the call (no
+//   - middleware: the registry's middleware (Registry.Use), which
+//     Registry.Call runs around Invoke, does not see the call (no
 //     Logging, no ErrorText);
-//   - timeouts: neither WithTimeout nor the registry's
+//   - timeouts: neither WithTimeout (Invoke's) nor the registry's
 //     WithDefaultTimeout bounds it; only ctx's own deadline, which the
 //     function must honour itself, since Call waits for it to return;
 //   - panic recovery: a panic in the function propagates as it would
