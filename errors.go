@@ -15,8 +15,10 @@ var (
 	// or tag). The error is a *DeclarationError when a type is at fault.
 	ErrInvalidDeclaration = errors.New("invalid tool declaration")
 	// ErrInvalidName: a tool name breaks the naming rule (see ValidName).
+	// Such an error matches ErrInvalidDeclaration too.
 	ErrInvalidName = errors.New("invalid tool name")
-	// ErrDuplicateTool: a registry already holds a tool of that name.
+	// ErrDuplicateTool: a registry already holds a tool of that name, or
+	// one Registry.Add call names two tools alike.
 	ErrDuplicateTool = errors.New("duplicate tool")
 	// ErrUnknownTool: a call named a tool the registry does not hold.
 	ErrUnknownTool = errors.New("unknown tool")
@@ -106,7 +108,8 @@ func (e *ArgumentError) Error() string {
 func (e *ArgumentError) Unwrap() error { return ErrInvalidArguments }
 
 // PanicError carries a tool's panic for the host. None of it reaches the
-// model.
+// model. Its Error text is the tool and the panic value only; the stack
+// is in Stack, for a host that logs it.
 type PanicError struct {
 	Tool  string
 	Value any    // the value passed to panic
@@ -114,7 +117,7 @@ type PanicError struct {
 }
 
 func (e *PanicError) Error() string {
-	return fmt.Sprintf("tool %q panicked: %v\n%s", e.Tool, e.Value, e.Stack)
+	return fmt.Sprintf("tool %q panicked: %v", e.Tool, e.Value)
 }
 
 // Unwrap makes a PanicError match ErrToolPanic, and the panic value when it

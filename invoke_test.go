@@ -6,6 +6,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -136,7 +137,16 @@ func TestInvokeInvalidArguments(t *testing.T) {
 		{"enum violation", `{"city":"Paris","unit":"kelvin"}`, []Problem{{Path: "unit", Message: `"kelvin" is not allowed; allowed values: "celsius", "fahrenheit"`}}},
 		{"above maximum", `{"city":"Paris","days":9}`, []Problem{{Path: "days", Message: "9 is greater than the maximum 7"}}},
 		{"fractional integer", `{"city":"Paris","days":2.5}`, []Problem{{Path: "days", Message: "expected integer, got 2.5"}}},
-		{"null for a pointer", `{"city":"Paris","days":null}`, []Problem{{Path: "days", Message: "expected integer, got null"}}},
+		{"null for a pointer", `{"city":"Paris","days":null}`, []Problem{{Path: "days", Message: "expected integer, got null; the field is optional: leave it out instead of sending null, or send an integer"}}},
+		{"null for an optional field", `{"city":"Paris","unit":null,"tags":null}`, []Problem{
+			{Path: "tags", Message: "expected array, got null; the field is optional: leave it out instead of sending null, or send an array"},
+			{Path: "unit", Message: "expected string, got null; the field is optional: leave it out instead of sending null, or send a string"},
+		}},
+		{"null for an optional field in a long call", `{"city":"Paris","tags":["a","b","c","d","e","f","g","h","i","j","k","l","m","n","o","p","q","r","s","t"],"unit":null}`, []Problem{
+			{Path: "unit", Message: "expected string, got null; the field is optional: leave it out instead of sending null, or send a string"},
+		}},
+		{"null for a required field", `{"city":null}`, []Problem{{Path: "city", Message: "expected string, got null"}}},
+		{"null for a required field of an optional object", `{"city":"Paris","stop":{"name":null}}`, []Problem{{Path: "stop.name", Message: "expected string, got null"}}},
 		{"unknown field", `{"city":"Paris","country":"FR"}`, []Problem{{Path: "country", Message: "unknown field; allowed fields: city, days, unit, count, tags, stop"}}},
 		{"wrong-case key", `{"City":"Paris"}`, []Problem{
 			{Path: "City", Message: `unknown field (did you mean "city"?); allowed fields: city, days, unit, count, tags, stop`},
@@ -214,6 +224,12 @@ func TestInvokePanic(t *testing.T) {
 	if !errors.As(out.Err, &pe) || !strings.Contains(string(pe.Stack), "TestInvokePanic") {
 		t.Errorf("host error has no stack: %v", out.Err)
 	}
+	// The error's text is one line, the tool and the value; the stack
+	// stays in Stack.
+	if msg := pe.Error(); strings.Contains(msg, "goroutine") || strings.Contains(msg, "\n") ||
+		!strings.Contains(msg, `"boom"`) || !strings.Contains(msg, "nil map") {
+		t.Errorf("PanicError.Error() = %q, want the tool and the panic value on one line", msg)
+	}
 	// A panic with an error value is also errors.Is-able as that error.
 	tool2 := MustNew("boom2", "d", func(context.Context, struct{}) (string, error) { panic(errNoStation) })
 	if out := tool2.Invoke(context.Background(), nil); !errors.Is(out.Err, errNoStation) || !errors.Is(out.Err, ErrToolPanic) {
@@ -280,4 +296,35 @@ func TestInvokeStopRun(t *testing.T) {
 	if out := bare.Invoke(context.Background(), nil); !errors.Is(out.Err, ErrStopRun) || out.Text == "" {
 		t.Errorf("got %+v", out)
 	}
+}
+
+// TestCallSkipsTheModelsPath checks what Call's doc says it skips:
+// validation, defaults, the tool's timeout, panic recovery and result
+// encoding.
+func TestCallSkipsTheModelsPath(t *testing.T) {
+	tool, got := recorder(t)
+	// Days 99 breaks maximum=7; Count and Unit stay zero, not their defaults.
+	if _, err := tool.Call(context.Background(), weatherArgs{City: "Lima", Days: intPtr(99)}); err != nil {
+		t.Fatal(err)
+	}
+	if got.Count != 0 || got.Unit != "" || *got.Days != 99 {
+		t.Errorf("Call validated or filled defaults: %+v", *got)
+	}
+	failing := errors.New("plain")
+	slow := MustNew("slow", "d", func(ctx context.Context, _ struct{}) (string, error) {
+		if _, ok := ctx.Deadline(); ok {
+			return "", errors.New("Call gave the function a deadline")
+		}
+		return "", failing
+	}, WithTimeout(time.Millisecond))
+	if _, err := slow.Call(context.Background(), struct{}{}); err != failing {
+		t.Errorf("Call's error = %v, want the function's own, unwrapped", err)
+	}
+	boom := MustNew("boom", "d", func(context.Context, struct{}) (string, error) { panic("boom") })
+	defer func() {
+		if recover() == nil {
+			t.Error("Call recovered the function's panic")
+		}
+	}()
+	boom.Call(context.Background(), struct{}{})
 }

@@ -20,9 +20,18 @@ func ValidName(name string) error {
 	if ok {
 		return nil
 	}
-	return fmt.Errorf("%w %q: a tool name must start with a letter or '_' and hold only letters, digits, '_' and '-', 64 characters at most "+
-		"(OpenAI, Anthropic and Bedrock reject other characters such as '.', ' ' or '/'; Gemini rejects a leading digit or dash)", ErrInvalidName, truncate(name, 80))
+	return &nameError{fmt.Errorf("%w %q: a tool name must start with a letter or '_' and hold only letters, digits, '_' and '-', 64 characters at most "+
+		"(OpenAI, Anthropic and Bedrock reject other characters such as '.', ' ' or '/'; Gemini rejects a leading digit or dash)", ErrInvalidName, truncate(name, 80))}
 }
+
+// nameError is ValidName's error: its text names ErrInvalidName only, and
+// it matches ErrInvalidDeclaration too, so that a host that branches on
+// ErrInvalidDeclaration sees every refused declaration.
+type nameError struct{ err error }
+
+func (e *nameError) Error() string { return e.err.Error() }
+
+func (e *nameError) Unwrap() []error { return []error{e.err, ErrInvalidDeclaration} }
 
 func truncate(s string, n int) string {
 	if len(s) <= n {

@@ -131,7 +131,8 @@ func (r *Registry) Abandoned() int { return int(r.root().abandoned.Load()) }
 
 // Add registers tools. A nil tool, an invalid name or a name already taken
 // (in the registry or twice in tools) is an error, and then nothing is
-// added. Errors wrap ErrInvalidName or ErrDuplicateTool.
+// added. Errors wrap ErrInvalidDeclaration (an invalid name also
+// ErrInvalidName) or ErrDuplicateTool.
 func (r *Registry) Add(tools ...AnyTool) error {
 	if r.view != nil {
 		return fmt.Errorf("%w: a view of a registry cannot add tools; add them to the registry it views", ErrInvalidDeclaration)
@@ -168,6 +169,7 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 	for k, v := range old.byName {
 		byName[k] = v
 	}
+	given := make(map[string]int, len(tools)) // position in tools, by name
 	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("%w: tool %d of %d is nil", ErrInvalidDeclaration, i+1, len(tools))
@@ -176,9 +178,13 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 		if err := ValidName(name); err != nil {
 			return nil, err
 		}
+		if j, twice := given[name]; twice {
+			return nil, fmt.Errorf("%w: tools %d and %d of this Add call are both named %q; give each tool its own name", ErrDuplicateTool, j+1, i+1, name)
+		}
 		if _, dup := byName[name]; dup {
 			return nil, fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
 		}
+		given[name] = i
 		byName[name] = t
 		timeouts = timeouts || toolTimeout(t) > 0
 	}

@@ -96,6 +96,49 @@ func TestRegistryAddRefusesAndAddsNothing(t *testing.T) {
 	}
 }
 
+// TestRegistryAddNameTwiceInOneCall: a name given twice in one Add is a
+// mistake of that call, not a clash with the registry, and the error says
+// which two tools clash.
+func TestRegistryAddNameTwiceInOneCall(t *testing.T) {
+	r := NewRegistry()
+	r.MustAdd(echoTool("taken"))
+	err := r.Add(echoTool("a"), echoTool("same"), echoTool("b"), echoTool("same"))
+	if !errors.Is(err, ErrDuplicateTool) {
+		t.Fatalf("Add = %v, want ErrDuplicateTool", err)
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "already registered") {
+		t.Errorf("error says the name is registered, but the registry does not hold it: %s", msg)
+	}
+	for _, want := range []string{`"same"`, "2 and 4", "this Add call"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error %q does not say %q", msg, want)
+		}
+	}
+	// A clash with the registry is still worded as one.
+	if err := r.Add(echoTool("taken")); !errors.Is(err, ErrDuplicateTool) || !strings.Contains(err.Error(), "already registered") {
+		t.Errorf("Add of a registered name = %v", err)
+	}
+}
+
+// TestInvalidNameIsInvalidDeclaration: a host that branches on
+// ErrInvalidDeclaration sees a refused name too, and ErrInvalidName still
+// tells it apart.
+func TestInvalidNameIsInvalidDeclaration(t *testing.T) {
+	_, newErr := New("bad.name", "d", func(context.Context, struct{}) (string, error) { return "", nil })
+	errs := map[string]error{
+		"ValidName":    ValidName("bad name"),
+		"New":          newErr,
+		"Registry.Add": NewRegistry().Add(dynTool{"1bad"}),
+	}
+	for where, err := range errs {
+		if !errors.Is(err, ErrInvalidDeclaration) || !errors.Is(err, ErrInvalidName) {
+			t.Errorf("%s: %v matches ErrInvalidDeclaration %v, ErrInvalidName %v; want both",
+				where, err, errors.Is(err, ErrInvalidDeclaration), errors.Is(err, ErrInvalidName))
+		}
+	}
+}
+
 func TestRegistryCall(t *testing.T) {
 	r := NewRegistry()
 	r.MustAdd(echoTool("get_weather"), echoTool("get_time"), echoTool("send_email"))

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg/internal/reflectschema"
@@ -501,5 +503,119 @@ func TestSchemaRecursiveRoot(t *testing.T) {
 	out := tool.Invoke(context.Background(), json.RawMessage(`{"value":1,"children":[{"value":2,"children":[{"value":3}]}]}`))
 	if out.IsError || string(out.Structured) != `{"value":1,"children":[{"value":2,"children":[{"value":3}]}]}` {
 		t.Errorf("got %+v", out)
+	}
+}
+
+// resultOf declares a throwaway tool whose result is R.
+func resultOf[R any]() error {
+	_, err := New("t", "d", func(context.Context, struct{}) (R, error) { var r R; return r, nil })
+	return err
+}
+
+// argsOf declares a throwaway tool over A.
+func argsOf[A any]() error {
+	_, err := New("t", "d", func(context.Context, A) (string, error) { return "", nil })
+	return err
+}
+
+// TestDeclarationErrorsSayWhatToDo: the error of each declaration mistake
+// speaks of what the user wrote (the result type, the keyword, the tag) and
+// says what is allowed instead.
+func TestDeclarationErrorsSayWhatToDo(t *testing.T) {
+	resultWords := []string{"result", "encoding/json writes", "struct", "string"}
+	tests := []struct {
+		name    string
+		err     error
+		mention []string
+		not     []string
+	}{
+		{"chan result", resultOf[chan int](), resultWords, []string{"arguments"}},
+		{"func result", resultOf[func()](), resultWords, []string{"arguments"}},
+		{"complex result", resultOf[complex128](), resultWords, []string{"arguments"}},
+		{"unsafe.Pointer result", resultOf[unsafe.Pointer](), resultWords, []string{"arguments"}},
+		{"slice of chan result", resultOf[[]chan int](), resultWords, []string{"arguments"}},
+		{"chan field in the result", resultOf[struct {
+			C chan int `json:"c"`
+		}](), append([]string{"field c"}, resultWords...), []string{"arguments"}},
+
+		{"unknown keyword with a near one", argsOf[struct {
+			City string `json:"city" jsonschema:"desc=City name"`
+		}](), []string{"field city", "unknown keyword desc", "did you mean description?"}, []string{"does not apply"}},
+		{"misspelt keyword", argsOf[struct {
+			N int `json:"n" jsonschema:"minimun=1"`
+		}](), []string{"field n", "unknown keyword minimun", "did you mean minimum?"}, []string{"does not apply"}},
+		{"unknown keyword far from all", argsOf[struct {
+			N int `json:"n" jsonschema:"zzzzzz=1"`
+		}](), []string{"field n", "unknown keyword zzzzzz", "minimum"}, []string{"does not apply", "did you mean"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !errors.Is(tt.err, ErrInvalidDeclaration) {
+				t.Fatalf("err = %v, want errors.Is ErrInvalidDeclaration", tt.err)
+			}
+			msg := tt.err.Error()
+			for _, m := range tt.mention {
+				if !strings.Contains(msg, m) {
+					t.Errorf("error %q does not mention %q", msg, m)
+				}
+			}
+			for _, m := range tt.not {
+				if strings.Contains(msg, m) {
+					t.Errorf("error %q mentions %q", msg, m)
+				}
+			}
+		})
+	}
+}
+
+// TestMalformedTagsRefused: a struct tag reflect.StructTag cannot parse
+// loses its json or jsonschema key without a word; New refuses it, naming
+// the field and the tag. The types are built with reflect.StructOf, as go
+// vet refuses such tags in source.
+func TestMalformedTagsRefused(t *testing.T) {
+	structWith := func(tag string) reflect.Type {
+		return reflect.StructOf([]reflect.StructField{{Name: "City", Type: reflect.TypeFor[string](), Tag: reflect.StructTag(tag)}})
+	}
+	tests := []struct {
+		name   string
+		tag    string
+		result bool
+		refuse bool
+	}{
+		{"invalid escape in a jsonschema value", `json:"city" jsonschema:"enum=a\,b"`, false, true},
+		{"unquoted jsonschema value", `json:"city" jsonschema:description=City`, false, true},
+		{"unquoted json value", `json:city`, false, true},
+		{"unterminated jsonschema value", `json:"city" jsonschema:"enum=a`, false, true},
+		{"invalid escape in the result", `json:"city" jsonschema:"enum=a\,b"`, true, true},
+		{"escaped comma", `json:"city" jsonschema:"description=City name\\, e.g. Paris,enum=Paris"`, false, false},
+		{"spaces between keys", `json:"city"   yaml:"city"`, false, false},
+		{"malformed key of another package after json", `json:"city" db:unquoted`, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			if tt.result {
+				_, _, err = reflectschema.Result(structWith(tt.tag))
+			} else {
+				_, _, err = reflectschema.Args(structWith(tt.tag))
+			}
+			if err != nil {
+				err = declarationError("t", "arguments", err)
+			}
+			if !tt.refuse {
+				if err != nil {
+					t.Fatalf("tag %s refused: %v", tt.tag, err)
+				}
+				return
+			}
+			if !errors.Is(err, ErrInvalidDeclaration) {
+				t.Fatalf("tag %s: err = %v, want errors.Is ErrInvalidDeclaration", tt.tag, err)
+			}
+			for _, m := range []string{"City", "malformed", tt.tag} {
+				if !strings.Contains(err.Error(), m) {
+					t.Errorf("error %q does not mention %q", err, m)
+				}
+			}
+		})
 	}
 }

@@ -325,9 +325,31 @@ func (t *Tool[A, R]) InputSchema() json.RawMessage { return t.input }
 // Result is string. Callers must not modify the returned bytes.
 func (t *Tool[A, R]) OutputSchema() json.RawMessage { return t.output }
 
-// Call runs the tool's function directly: the typed path, for tests and
-// Go callers. It neither validates nor applies defaults, and a panic in
-// the function propagates as it would from any Go call.
+// Call runs the tool's function directly with args and returns what it
+// returns: the typed path, for tests and Go callers. It is the function
+// and nothing else; the model's path (Invoke, and Registry.Call, which
+// runs Invoke through the registry) does more, and Call skips all of it:
+//
+//   - validation: args are not checked against the input schema (enum,
+//     minimum, pattern, required fields...) nor against the argument
+//     limits (WithMaxArgumentBytes, WithMaxDepth, WithMaxValues);
+//   - defaults: a jsonschema:"default=..." is not applied to a field
+//     left at its zero value;
+//   - middleware: the registry's middleware (Registry.Use), which
+//     Registry.Call runs around Invoke, does not see the call (no
+//     Logging, no ErrorText);
+//   - timeouts: neither WithTimeout (Invoke's) nor the registry's
+//     WithDefaultTimeout bounds it; only ctx's own deadline, which the
+//     function must honour itself, since Call waits for it to return;
+//   - panic recovery: a panic in the function propagates as it would
+//     from any Go call, not as an Output wrapping a *PanicError;
+//   - result encoding: the result is not encoded as JSON into an Output,
+//     and the error is returned as the function returned it, not wrapped
+//     in ErrToolFailed.
+//
+// Approval is not checked either: WithApproval and WithApprovalIf are
+// asked by runners (Registry.NeedsApproval) before a model's call runs,
+// never by Invoke or Registry.Call, so Call runs at once.
 func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 	return t.fn(ctx, args)
 }

@@ -67,7 +67,8 @@ type Adapter struct {
 //     time.Time beside format date-time), property order kept, nothing
 //     re-inferred. Calls are still checked against the full InputSchema,
 //     so a model that crosses an omitted bound is told which;
-//   - outputSchema, when the result is structured. MCP before 2026-07-28
+//   - outputSchema, when the result is structured: the tool's
+//     OutputSchema lowered as inputSchema is. MCP before 2026-07-28
 //     requires an object root, and this server lists one set of tools to
 //     clients of every revision, so a schema whose root is not exactly
 //     {"type":"object"} (a slice, a scalar, a pointer or map that may be
@@ -251,7 +252,15 @@ func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
 	if titled, ok := t.(interface{ Title() string }); ok {
 		tool.Title = titled.Title()
 	}
-	shape := outputShape(t.OutputSchema())
+	out := t.OutputSchema()
+	if len(out) > 0 {
+		// Lowered as the input schema is, so that the output schema
+		// spends no tokens on the limits of Go number types either.
+		if out, err = dialect.Compact(out); err != nil {
+			return entry{}, fmt.Errorf("mcp: tool %q: output schema: %w", t.Name(), err)
+		}
+	}
+	shape := outputShape(out)
 	if shape.schema != nil {
 		tool.OutputSchema = shape.schema // only when set: a nil RawMessage in an interface marshals as null
 	}

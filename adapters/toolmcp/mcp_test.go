@@ -718,3 +718,52 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsListOutputSchemaNumbers: the outputSchema of tools/list treats
+// the limits of Go number types as inputSchema does: float64's, int64's
+// and uint32's are left out, int8's kept, on both sides.
+func TestToolsListOutputSchemaNumbers(t *testing.T) {
+	type reading struct {
+		Temp  float64 `json:"temp"`
+		Count int64   `json:"count"`
+		Size  uint32  `json:"size"`
+		Level int8    `json:"level"`
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("read", "Reads a sensor.",
+		func(context.Context, reading) (reading, error) { return reading{}, nil }))
+	srv, _ := newServer(t, reg)
+	cs, w := connect(t, srv, versions[0], nil)
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var listed struct {
+		Tools []struct {
+			InputSchema  map[string]any `json:"inputSchema"`
+			OutputSchema map[string]any `json:"outputSchema"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(w.toolsList(t), &listed); err != nil {
+		t.Fatal(err)
+	}
+	if len(listed.Tools) != 1 || listed.Tools[0].OutputSchema == nil {
+		t.Fatalf("listed %+v, want one tool with an outputSchema", listed.Tools)
+	}
+	props := func(s map[string]any) map[string]any { return s["properties"].(map[string]any) }
+	in, out := props(listed.Tools[0].InputSchema), props(listed.Tools[0].OutputSchema)
+	if diff := cmp.Diff(in, out); diff != "" {
+		t.Errorf("outputSchema properties differ from inputSchema's for the same type (-input +output):\n%s", diff)
+	}
+	for _, name := range []string{"temp", "count", "size"} {
+		p := out[name].(map[string]any)
+		if _, ok := p["maximum"]; ok {
+			t.Errorf("outputSchema %s keeps its Go type's limits: %v", name, p)
+		}
+		if _, ok := p["minimum"]; ok && name != "size" {
+			t.Errorf("outputSchema %s keeps its Go type's limits: %v", name, p)
+		}
+	}
+	if lv := out["level"].(map[string]any); lv["maximum"] != float64(127) {
+		t.Errorf("outputSchema level lost int8's bound: %v", lv)
+	}
+}

@@ -647,8 +647,13 @@ func (f *fnode) decodeObject(st *fastState, v reflect.Value) error {
 		} else {
 			seenSmall |= 1 << i
 		}
+		null, before := !f.required[i] && st.dec.PeekKind() == 'n', len(st.problems)
 		if err := f.fields[i].decode(st, fieldAt(v, f.shape.Fields[i].Index)); err != nil {
 			return err
+		}
+		if null && len(st.problems) > before {
+			p := &st.problems[len(st.problems)-1]
+			p.Message = msgOptionalNull(p.Message, &f.shape.Fields[i])
 		}
 		st.path = st.path[:depth]
 	}

@@ -36,6 +36,13 @@ func msgUnknown(name string, allowed []string) string {
 	return msg + "; this object takes no fields"
 }
 
+// msgOptionalNull is what a model reads after a type error for null sent
+// as an optional field that is not nullable: leaving the field out is
+// what it meant.
+func msgOptionalNull(msg string, f *rs.Field) string {
+	return msg + "; the field is optional: leave it out instead of sending null, or send " + describeType(f.Shape)
+}
+
 func msgType(want []string, got string) string {
 	return fmt.Sprintf("expected %s, got %s", strings.Join(want, " or "), got)
 }

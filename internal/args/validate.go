@@ -103,7 +103,11 @@ func describeProblem(e *jsonschema.ValidationError, instance any, shape *rs.Shap
 		}
 		return out
 	case *vkind.Type:
-		return one(msgType(k.Want, snippet(value)))
+		msg := msgType(k.Want, snippet(value))
+		if f := optionalField(shape, loc); value == nil && f != nil {
+			msg = msgOptionalNull(msg, f)
+		}
+		return one(msg)
 	case *vkind.Enum:
 		want := make([]string, len(k.Want))
 		for i, w := range k.Want {
@@ -219,4 +223,20 @@ func deref(s *rs.Shape) *rs.Shape {
 		s = s.Elem
 	}
 	return s
+}
+
+// optionalField is the struct field at loc when it is not required, nil
+// otherwise.
+func optionalField(shape *rs.Shape, loc []string) *rs.Field {
+	if len(loc) == 0 {
+		return nil
+	}
+	parent := shapeAt(shape, loc[:len(loc)-1])
+	if parent == nil || parent.Kind != rs.Struct {
+		return nil
+	}
+	if f := parent.Field(loc[len(loc)-1]); f != nil && !f.Required {
+		return f
+	}
+	return nil
 }

@@ -24,8 +24,9 @@ func Anthropic(schema json.RawMessage) (json.RawMessage, error) {
 	return compact(root).Encode(), nil
 }
 
-// anthropicStrict is the strict tool use subset (providers.md §2, "Strict
-// mode subset": the structured-outputs docs and both SDKs' transforms).
+// anthropicStrict is the strict tool use subset (Anthropic's
+// structured-outputs docs and both SDKs' transforms; anthropicStrictRules
+// in rules_test.go restates it).
 var anthropicStrict = &rules{
 	name: "Anthropic strict mode",
 	keywords: keywords(
@@ -138,7 +139,7 @@ func anthropicCounts(root *value) (optional, unions int) {
 // simplePattern reports whether a regular expression uses only the
 // features Anthropic's strict mode documents: groups, classes, anchors,
 // alternation and quantifiers. Backreferences, lookaround, word boundaries
-// and other (?...) groups are excluded. providers.md leaves this open (the
+// and other (?...) groups are excluded. The docs leave this open (the
 // Go SDK keeps every pattern, the Python SDK moves every pattern into the
 // description); keeping the simple ones is our reading.
 func simplePattern(p string) bool {

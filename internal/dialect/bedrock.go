@@ -3,7 +3,7 @@ package dialect
 import "encoding/json"
 
 // bedrock is what Bedrock's Converse API takes in a toolSpec's inputSchema
-// for every model behind it (providers.md §5 and table (a), "Bedrock"):
+// for every model behind it (bedrockRules in bedrock_test.go restates it):
 // plain draft 2020-12 as Compact writes it, less the structure some of
 // those models refuse.
 var bedrock = &rules{
@@ -29,8 +29,8 @@ var bedrock = &rules{
 //
 //   - the root must be a plain object schema: Converse checks its type,
 //     and Claude models refuse anyOf, oneOf and allOf there;
-//   - every $ref is inlined and $defs dropped, as providers.md's table
-//     prescribes for Bedrock, so a recursive type is refused;
+//   - every $ref is inlined and $defs dropped, so a recursive type is
+//     refused;
 //   - oneOf becomes anyOf (the branches of a canonical oneOf never
 //     overlap, so the values accepted are the same) and a one-schema allOf
 //     is merged into its parent.

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// bedrockRules: providers.md §5 and table (a), "Bedrock / Ollama": a plain
+// bedrockRules: Bedrock's Converse API, for every model behind it: a plain
 // object root, every $ref inlined, no oneOf or allOf; and compactRules.
 func bedrockRules(out []byte) violations {
 	v := compactRules(out)

@@ -22,8 +22,13 @@
 // run NullStripper first. What a dialect cannot express at all is an
 // *Error naming the property.
 //
-// The rules come from shared/research/providers.md. Where it marks a rule
-// "observed" or where this package had to choose, a comment says so.
+// The rules come from each provider's documentation and SDKs, as the
+// comments on each dialect name them; rules_test.go restates them as one
+// checker per provider, independently of the lowering, and every golden
+// output and fuzzed success runs through it. Where a rule was observed
+// rather than documented, or where this package had to choose, a comment
+// says so. The package toolregtest/providers checks a whole registry's
+// definitions in every dialect.
 package dialect
 
 import (

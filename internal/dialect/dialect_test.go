@@ -220,8 +220,7 @@ func TestGolden(t *testing.T) {
 }
 
 // TestFixtures lowers the research fixture's canonical schema and compares
-// with the provider payloads written by hand in shared/research/fixtures
-// (copied to testdata/fixtures).
+// with the provider payloads written by hand in testdata/fixtures.
 func TestFixtures(t *testing.T) {
 	canonical := readFile(t, "testdata/fixtures/canonical.schema.json")
 	tests := []struct {

@@ -12,9 +12,10 @@ import (
 )
 
 // geminiJSON is the subset the Gemini API documents for
-// parametersJsonSchema/responseJsonSchema (providers.md §3). That list is
-// written for responseJsonSchema; applying it to parametersJsonSchema is
-// providers.md's inference, followed here.
+// parametersJsonSchema/responseJsonSchema (geminiJSONRules in
+// rules_test.go restates it). That list is written for
+// responseJsonSchema; applying it to parametersJsonSchema is our
+// inference.
 var geminiJSON = &rules{
 	name: "Gemini",
 	keywords: keywords(
@@ -69,8 +70,8 @@ func GeminiJSONSchema(schema json.RawMessage) (json.RawMessage, error) {
 // checkGeminiCycles refuses a $ref cycle that never passes through an
 // optional property: Gemini unrolls cycles to a limited depth and "may use
 // them only in non-required properties". Array items and anyOf branches do
-// not break a cycle here: providers.md names only non-required properties,
-// and we read it literally.
+// not break a cycle here: the docs name only non-required properties,
+// and we read them literally.
 func checkGeminiCycles(root *value) error {
 	d := newDoc(root)
 	type edge struct{ to, path string }
@@ -143,8 +144,9 @@ func checkGeminiCycles(root *value) error {
 	return nil
 }
 
-// geminiSchema is what genai.Schema can hold (providers.md §3; the field
-// list of google.golang.org/genai v1.77.0 types.go Schema). The walker
+// geminiSchema is what genai.Schema can hold (the field list of
+// google.golang.org/genai v1.77.0 types.go Schema; geminiSchemaRules in
+// rules_test.go restates it). The walker
 // produces JSON Schema within that subset; toGenai then rewrites it into
 // the Schema's own JSON shape.
 var geminiSchema = &rules{

@@ -7,16 +7,15 @@ import (
 	"github.com/toolreg/toolreg/internal/jsonvalue"
 )
 
-// openAIStrict is the Structured Outputs subset (providers.md §1, "Strict
-// mode schema rules", from the supported-schemas page as of 2025-11-30).
+// openAIStrict is the Structured Outputs subset (OpenAI's supported-schemas
+// page as of 2025-11-30; openAIStrictRules in rules_test.go restates it).
 var openAIStrict = &rules{
 	name: "OpenAI strict mode",
 	keywords: keywords(
 		concat(structural, []string{"pattern", "format", "multipleOf", "maximum", "exclusiveMaximum",
 			"minimum", "exclusiveMinimum", "minItems", "maxItems"}),
 		// minLength/maxLength appear only in the fine-tuned-model exclusion
-		// list, never in the supported list: described, the safe choice
-		// providers.md recommends. default is rejected ("'default' is not
+		// list, never in the supported list: described, the safe choice. default is rejected ("'default' is not
 		// permitted", observed) but tells the model what omitting means.
 		[]string{"minLength", "maxLength", "uniqueItems", "minProperties", "maxProperties",
 			"contentEncoding", "contentMediaType", "dependentRequired", "default"},

@@ -1,9 +1,9 @@
 package dialect
 
 // Rule walkers: one per provider, each checking a lowered schema against
-// that provider's rules as providers.md states them, independently of how
-// the lowering got there. Every golden output and every fuzzed success runs
-// through them.
+// that provider's rules as its documentation states them, independently of
+// how the lowering got there. Every golden output and every fuzzed success
+// runs through them.
 
 import (
 	"bytes"
@@ -170,7 +170,7 @@ var (
 	anthropicFormats = set("date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid")
 )
 
-// openAIStrictRules: providers.md §1 "Strict mode schema rules".
+// openAIStrictRules: OpenAI's Structured Outputs "Supported schemas".
 func openAIStrictRules(out []byte) violations {
 	var v violations
 	root, err := decodeJSON(out)
@@ -220,7 +220,7 @@ func openAIStrictRules(out []byte) violations {
 	return v
 }
 
-// anthropicRules: providers.md §2, non-strict: a 2020-12 schema with a
+// anthropicRules: Anthropic tool use, non-strict: a 2020-12 schema with a
 // plain object root, without the tooling keywords.
 func anthropicRules(out []byte) violations {
 	v := compactRules(out)
@@ -261,7 +261,7 @@ func compactRules(out []byte) violations {
 // boundaries.
 var unsupportedRegex = regexp.MustCompile(`\(\?|(^|[^\\])(\\\\)*\\[bBk1-9]`)
 
-// anthropicStrictRules: providers.md §2 "Strict mode subset". A $ref is
+// anthropicStrictRules: Anthropic's strict tool use subset. A $ref is
 // refused outright: the lowering inlines them, and a cycle would be
 // recursion, which strict mode refuses.
 func anthropicStrictRules(out []byte) violations {
@@ -336,7 +336,7 @@ func asList(v any) []any {
 	return l
 }
 
-// geminiJSONRules: providers.md §3, parametersJsonSchema: the documented
+// geminiJSONRules: Gemini's parametersJsonSchema: the documented
 // keyword list, $ref without non-$ siblings, enum of strings and numbers,
 // and cycles only through non-required properties.
 func geminiJSONRules(out []byte) violations {
@@ -453,7 +453,7 @@ type genaiSchema struct {
 
 var geminiParamNameRule = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]{0,63}$`)
 
-// geminiSchemaRules: providers.md §3, genai.Schema: decodes into the
+// geminiSchemaRules: Gemini's genai.Schema: decodes into the
 // Schema's shape (no $ref, $defs, additionalProperties, const, type arrays
 // or unknown fields), upper-case types, string enums, a propertyOrdering
 // (if any) that lists the properties in order, property names Gemini

@@ -3,13 +3,15 @@ package reflectschema
 import (
 	"fmt"
 	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
 
 // structFields lists the JSON members of struct type t the way encoding/json
 // decodes them, and refuses the declarations where invopop's schema and
-// encoding/json would disagree (see shared research: embedding and tags).
+// encoding/json would disagree (embedding and tags).
 func structFields(t reflect.Type, path string) ([]Field, error) {
 	var fields []Field
 	if err := collectFields(t, nil, "", path, map[reflect.Type]bool{t: true}, &fields); err != nil {
@@ -32,6 +34,11 @@ func structFields(t reflect.Type, path string) ([]Field, error) {
 func collectFields(t reflect.Type, index []int, goPrefix, path string, embedding map[reflect.Type]bool, out *[]Field) error {
 	for i := 0; i < t.NumField(); i++ {
 		sf := t.Field(i)
+		if key := lostTagKey(sf.Tag); key != "" && (sf.IsExported() || sf.Anonymous) {
+			return &Error{Path: joinPath(path, goPrefix+sf.Name), Type: sf.Type.String(),
+				Why: fmt.Sprintf("the struct tag `%s` is malformed, so reflect.StructTag cannot read its %s key and the field's %s tag would be silently dropped", sf.Tag, key, key),
+				Fix: `write each key as key:"value", separated by spaces, every value quoted and a valid Go string: in a raw string tag a backslash is doubled, as in jsonschema:"enum=a\\,b"`}
+		}
 		jsonTag := sf.Tag.Get("json")
 		if schemaTag, _, _ := strings.Cut(sf.Tag.Get("jsonschema"), ","); jsonTag == "-" || schemaTag == "-" {
 			// Hidden from the model: not in the schema, never set by a call.
@@ -134,4 +141,58 @@ func joinPath(path, name string) string {
 		return name
 	}
 	return path + "." + name
+}
+
+// tagKeyPattern finds the keys of a struct tag that toolreg reads.
+var tagKeyPattern = regexp.MustCompile(`(?:^|[^\w])(json|jsonschema|jsonschema_description|jsonschema_extras):`)
+
+// lostTagKey returns a key toolreg reads that a malformed struct tag holds
+// but reflect.StructTag.Lookup cannot return (it stops at the first
+// malformed pair, and drops a value strconv.Unquote refuses), "" when
+// there is none. A malformed tag whose json keys Lookup still reads (a
+// malformed key of another package after them) is left to go vet.
+func lostTagKey(tag reflect.StructTag) string {
+	if wellFormedTag(string(tag)) {
+		return ""
+	}
+	for _, m := range tagKeyPattern.FindAllStringSubmatch(string(tag), -1) {
+		if _, ok := tag.Lookup(m[1]); !ok {
+			return m[1]
+		}
+	}
+	return ""
+}
+
+// wellFormedTag reports whether tag follows the struct tag convention
+// that reflect.StructTag.Lookup parses: key:"value" pairs, each value a
+// quoted Go string, separated by spaces.
+func wellFormedTag(tag string) bool {
+	for {
+		tag = strings.TrimLeft(tag, " ")
+		if tag == "" {
+			return true
+		}
+		i := 0
+		for i < len(tag) && tag[i] > ' ' && tag[i] != ':' && tag[i] != '"' && tag[i] != 0x7f {
+			i++
+		}
+		if i == 0 || i+1 >= len(tag) || tag[i] != ':' || tag[i+1] != '"' {
+			return false
+		}
+		tag = tag[i+1:]
+		i = 1
+		for i < len(tag) && tag[i] != '"' {
+			if tag[i] == '\\' {
+				i++
+			}
+			i++
+		}
+		if i >= len(tag) {
+			return false
+		}
+		if _, err := strconv.Unquote(tag[:i+1]); err != nil {
+			return false
+		}
+		tag = tag[i+1:]
+	}
 }

@@ -246,7 +246,13 @@ func (a *analyzer) analyze(t reflect.Type, path string) (*Shape, error) {
 	case reflect.Struct:
 		return a.structPlan(n, path)
 	default:
-		return refuse(fmt.Sprintf("a %s cannot be represented in JSON", t.Kind()), "remove the field from the arguments or hide it with json:\"-\"")
+		why := fmt.Sprintf("a %s cannot be represented in JSON", t.Kind())
+		if !a.output {
+			return refuse(why, "remove the field from the arguments or hide it with json:\"-\"")
+		}
+		return refuse(why+", so the tool's result type cannot hold it",
+			"a result type holds only what encoding/json writes: strings, numbers, bools, structs, maps with string keys, slices, arrays and pointers to them "+
+				"(or is a string for text, or toolreg.Output to word the result yourself); hide a result field of another kind with json:\"-\"")
 	}
 	return a.keep(n)
 }

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolreg/toolreg/internal/suggest"
 )
 
 // tagInfo is what a field's jsonschema tag means beyond the keywords the
@@ -29,6 +31,37 @@ var (
 	boolKeywords    = keywordSet("default")
 	arrayKeywords   = keywordSet("minItems", "maxItems", "uniqueItems", "default")
 )
+
+// tagKeywords are all the keywords invopop/jsonschema reads from a
+// jsonschema tag, whether or not toolreg lets them through: a key outside
+// them is a typo, not a keyword for another type.
+var tagKeywords = keywordSet("title", "description", "type", "anchor",
+	"oneof_required", "anyof_required", "oneof_ref", "oneof_type", "anyof_ref", "anyof_type",
+	"minLength", "maxLength", "pattern", "format", "readOnly", "writeOnly", "default", "example", "enum",
+	"multipleOf", "minimum", "maximum", "exclusiveMaximum", "exclusiveMinimum",
+	"dependencies", "patternProperties", "minItems", "maxItems", "uniqueItems")
+
+// closestKeyword suggests the allowed keyword a user most likely meant:
+// suggest.Closest's typo, or else the one keyword that key abbreviates
+// ("desc" for description).
+func closestKeyword(key string, allowed []string) string {
+	if s := suggest.Closest(key, allowed); s != "" {
+		return s
+	}
+	if len(key) < 3 {
+		return ""
+	}
+	found := ""
+	for _, a := range allowed {
+		if strings.HasPrefix(strings.ToLower(a), strings.ToLower(key)) {
+			if found != "" {
+				return "" // "min": minimum or minLength
+			}
+			found = a
+		}
+	}
+	return found
+}
 
 func keywordSet(k ...string) map[string]bool {
 	m := make(map[string]bool, len(k))
@@ -119,6 +152,14 @@ func checkTags(f Field, path string) (tagInfo, error) {
 			continue
 		}
 		applies, target := keywordTarget(class, elemClass, key)
+		if !applies && !tagKeywords[key] {
+			allowed := allowedKeywords(class, elemClass)
+			why := "unknown keyword " + key
+			if s := closestKeyword(key, allowed); s != "" {
+				why += "; did you mean " + s + "?"
+			}
+			return refuse("jsonschema tag: "+why, "use one of: "+strings.Join(allowed, ", "))
+		}
 		if !applies {
 			allowed := allowedKeywords(class, elemClass)
 			return refuse(fmt.Sprintf("jsonschema keyword %q does not apply to this field and would be silently dropped", key),
