@@ -842,3 +842,15 @@ func ExampleChat_NotStrict() {
 	// <nil>
 	// tool cannot be sent in strict mode: tool "search": schema at filters: OpenAI strict mode cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects
 }
+
+// Responses has the same strict mode as Chat, under the same options.
+func ExampleResponses_Strict() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, setLabels)
+	adapter := toolopenai.NewResponses(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+	fmt.Println(adapter.Strict("get_weather"), adapter.Strict("set_labels"))
+	fmt.Println(adapter.NotStrict("set_labels") != nil)
+	// Output:
+	// true false
+	// true
+}
