@@ -84,9 +84,9 @@ func ExampleState_Approve() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 
-	run, err := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book me a sunny city."), agent.Options{})
+	run, err := adapter.Run(context.Background(), &client.Chat.Completions, params("Book me a sunny city."), nil, agent.Options{})
 	fmt.Println(errors.Is(err, agent.ErrPaused))
 	saved, _ := json.Marshal(run.State)
 
@@ -96,7 +96,7 @@ func ExampleState_Approve() {
 		fmt.Println("waiting:", c.Name, string(c.Arguments), c.Status)
 		state.Approve(c.Key())
 	}
-	run, err = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book me a sunny city."), &state, agent.Options{})
+	run, err = adapter.Run(context.Background(), &client.Chat.Completions, params("Book me a sunny city."), &state, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	// Output:
 	//   (the model is offered [get_weather book_hotel], tool_choice "auto")
@@ -113,16 +113,16 @@ func ExampleState_Reject() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	var results []string
 	opts := agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.CallResult {
 			results = append(results, e.Output.Text)
 		}
 	}}
-	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), opts)
+	run, _ := adapter.Run(context.Background(), &client.Chat.Completions, params("Book Lima."), nil, opts)
 	run.State.Reject(run.State.Pending()[0].Key(), "the trip is cancelled")
-	run, _ = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Lima."), run.State, opts)
+	run, _ = adapter.Run(context.Background(), &client.Chat.Completions, params("Book Lima."), run.State, opts)
 	fmt.Println(results[0])
 	fmt.Println(run.Answer())
 	// Output:
@@ -146,17 +146,17 @@ func ExampleState_Answer() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(pick)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	opts := agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.CallResult {
 			fmt.Println("result:", e.Output.Text)
 		}
 	}}
-	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Pick a room."), opts)
+	run, _ := adapter.Run(context.Background(), &client.Chat.Completions, params("Pick a room."), nil, opts)
 	c := run.State.Pending()[0]
 	fmt.Println("the tool asks:", string(c.Question))
 	run.State.Answer(c.Key(), "sea view")
-	run, _ = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Pick a room."), run.State, opts)
+	run, _ = adapter.Run(context.Background(), &client.Chat.Completions, params("Pick a room."), run.State, opts)
 	fmt.Println(run.Answer())
 	// Output:
 	//   (the model is offered [pick_room], tool_choice "auto")
@@ -174,7 +174,7 @@ func ExampleStep() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
-	run, err := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Weather in Oslo?"), agent.Options{
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Weather in Oslo?"), nil, agent.Options{
 		PrepareStep: func(_ context.Context, s *agent.Step) error {
 			if s.Number == 1 {
 				s.Choice = agent.Force("get_weather")
@@ -198,7 +198,7 @@ func ExampleOptions_onEvent() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather)
-	toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome or Nice?"), agent.Options{OnEvent: func(e agent.Event) {
+	toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Rome or Nice?"), nil, agent.Options{OnEvent: func(e agent.Event) {
 		fmt.Println(strings.TrimSpace(fmt.Sprintf("step %d: %s %s %s", e.Step, e.Kind, e.Call.Name, e.Output.Text)))
 	}})
 	// Output:
@@ -377,11 +377,11 @@ func ExampleState_ApproveWith() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	adapter := toolopenai.New(reg)
-	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book Cusco."), agent.Options{})
+	adapter := toolopenai.NewChat(reg)
+	run, _ := adapter.Run(context.Background(), &client.Chat.Completions, params("Book Cusco."), nil, agent.Options{})
 	c := run.State.Pending()[0]
 	fmt.Println(run.State.ApproveWith(c.Key(), json.RawMessage(`{"city":"Cusco"}`)))
-	run, err := adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Cusco."), run.State, agent.Options{OnEvent: func(e agent.Event) {
+	run, err := adapter.Run(context.Background(), &client.Chat.Completions, params("Book Cusco."), run.State, agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.CallResult {
 			fmt.Println("result:", e.Output.Text)
 		}
@@ -403,7 +403,7 @@ func ExampleState_Pending() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
-	run, _ := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
+	run, _ := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Book Lima."), nil, agent.Options{})
 	for _, c := range run.State.Turn {
 		fmt.Println(c.Key(), c.Name, c.Status)
 	}
@@ -423,7 +423,7 @@ func ExampleState_Paused() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	run, _ := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), agent.Options{})
+	run, _ := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Book Lima."), nil, agent.Options{})
 	fmt.Println(run.State.Paused())
 	run.State.Reject(run.State.Pending()[0].Key(), "not now")
 	fmt.Println(run.State.Paused())
@@ -462,7 +462,7 @@ func ExampleObserver() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather)
-	toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, params("Rome?"), agent.Options{Observer: observer{}})
+	toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Rome?"), nil, agent.Options{Observer: observer{}})
 	// Output:
 	// run started: openai.chat gpt-4.1-mini
 	//   model call 1
@@ -484,11 +484,11 @@ func ExampleState_Reseal() {
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	key := []byte("a secret of 32 random bytes, say") // the same in every process
 	opts := agent.Options{StateKey: key}
 
-	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params("Book Lima."), opts)
+	run, _ := adapter.Run(context.Background(), &client.Chat.Completions, params("Book Lima."), nil, opts)
 	stored, _ := json.Marshal(run.State)
 
 	// The process that decides: it loads, checks, decides, reseals, saves.
@@ -503,13 +503,13 @@ func ExampleState_Reseal() {
 	tampered := strings.Replace(string(stored), `"steps":1`, `"steps":-50`, 1)
 	var bad agent.State
 	json.Unmarshal([]byte(tampered), &bad)
-	_, err := adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Lima."), &bad, opts)
+	_, err := adapter.Run(context.Background(), &client.Chat.Completions, params("Book Lima."), &bad, opts)
 	fmt.Println(errors.Is(err, agent.ErrInvalidState))
 
 	// The process that resumes the State as the host saved it.
 	var next agent.State
 	json.Unmarshal(stored, &next)
-	run, err = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params("Book Lima."), &next, opts)
+	run, err = adapter.Run(context.Background(), &client.Chat.Completions, params("Book Lima."), &next, opts)
 	fmt.Println(run.Answer(), err)
 	// Output:
 	//   (the model is offered [book_hotel], tool_choice "auto")

@@ -49,14 +49,14 @@ func BenchmarkDefinitions100(b *testing.B) {
 func adapterBuild(b *testing.B, name string, reg *toolreg.Registry) func() (int, error) {
 	switch name {
 	case "openai_ChatTools":
-		a := toolopenai.New(reg)
-		return func() (int, error) { t, err := a.ChatTools(); return len(t), err }
+		a := toolopenai.NewChat(reg)
+		return func() (int, error) { t, err := a.Tools(); return len(t), err }
 	case "openai_ChatTools_strict":
-		a := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
-		return func() (int, error) { t, err := a.ChatTools(); return len(t), err }
+		a := toolopenai.NewChat(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+		return func() (int, error) { t, err := a.Tools(); return len(t), err }
 	case "openai_ResponsesTools":
-		a := toolopenai.New(reg)
-		return func() (int, error) { t, err := a.ResponsesTools(); return len(t), err }
+		a := toolopenai.NewResponses(reg)
+		return func() (int, error) { t, err := a.Tools(); return len(t), err }
 	case "anthropic_Tools":
 		a := toolanthropic.New(reg)
 		return func() (int, error) { t, err := a.Tools(); return len(t), err }
@@ -79,18 +79,18 @@ func adapterBuild(b *testing.B, name string, reg *toolreg.Registry) func() (int,
 func BenchmarkOpenAIDispatch(b *testing.B) {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(toolreg.MustNew(toolName, toolDesc, small.fn))
-	a := toolopenai.New(reg)
+	a := toolopenai.NewChat(reg)
 	var msg openai.ChatCompletionMessage
 	raw := fmt.Sprintf(`{"role":"assistant","content":null,"tool_calls":[{"id":"call_1","type":"function","function":{"name":%q,"arguments":%q}}]}`, toolName, small.args)
 	if err := json.Unmarshal([]byte(raw), &msg); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	if out := a.CallChat(ctx, msg); len(out) != 1 {
+	if out := a.CallAll(ctx, msg); len(out) != 1 {
 		b.Fatal("no tool message")
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		a.CallChat(ctx, msg)
+		a.CallAll(ctx, msg)
 	}
 }

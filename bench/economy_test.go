@@ -151,11 +151,11 @@ var sizeTypes = []sizeType{
 // what the model receives.
 var sizeSources = []sizeSource{
 	{"canonical", false, func(t toolreg.AnyTool, _ peerSchemas) (json.RawMessage, error) { return t.InputSchema(), nil }},
-	{"openai chat", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ChatToolsJSON() }, "0", "function", "parameters")},
+	{"openai chat", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.NewChat(r).ToolsJSON() }, "0", "function", "parameters")},
 	{"openai chat strict", false, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
-		return toolopenai.New(r, toolopenai.WithStrict()).ChatToolsJSON()
+		return toolopenai.NewChat(r, toolopenai.WithStrict()).ToolsJSON()
 	}, "0", "function", "parameters")},
-	{"openai responses", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ResponsesToolsJSON() }, "0", "parameters")},
+	{"openai responses", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.NewResponses(r).ToolsJSON() }, "0", "parameters")},
 	{"anthropic", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) { return toolanthropic.New(r).ToolsJSON() }, "0", "input_schema")},
 	{"anthropic strict", true, adapterSchema(func(r *toolreg.Registry) (json.RawMessage, error) {
 		return toolanthropic.New(r, toolanthropic.WithStrict()).ToolsJSON()

@@ -6,7 +6,7 @@
 // Imported as toolotel (its name clashes with go.opentelemetry.io/otel):
 //
 //	reg.Use(toolotel.Middleware())                       // a span and metrics per tool call
-//	run, err := adapter.RunChat(ctx, client, params, agent.Options{
+//	run, err := adapter.Run(ctx, client, params, nil, agent.Options{
 //		Observer: toolotel.NewObserver(),                // a span per run and per model call
 //	})
 //

@@ -69,10 +69,10 @@ func ExampleNewObserver() {
 	)
 	defer model.Close()
 	client := openai.NewClient(option.WithBaseURL(model.URL), option.WithAPIKey("offline"))
-	_, err := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
+	_, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model:    "gpt-4o",
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris or Rome: where is it sunny?")},
-	}, agent.Options{Observer: toolotel.NewObserver(toolotel.WithTracerProvider(tp), toolotel.WithAgentName("weather-bot"))})
+	}, nil, agent.Options{Observer: toolotel.NewObserver(toolotel.WithTracerProvider(tp), toolotel.WithAgentName("weather-bot"))})
 	if err != nil {
 		fmt.Println(err)
 	}

@@ -156,7 +156,7 @@ func TestObserverRun(t *testing.T) {
 		replies []string
 		opts    agent.Options
 		approve bool // every call waits for the host
-		stream  bool // StreamChat: calls start while the model writes
+		stream  bool // agent.Options.Stream: calls start while the model writes
 		wantErr error
 		spans   []span
 	}{
@@ -202,16 +202,11 @@ func TestObserverRun(t *testing.T) {
 			reg.Use(toolotel.Middleware(rec.opts...))
 			opts := tc.opts
 			opts.Observer = toolotel.NewObserver(rec.opts...)
+			opts.Stream = tc.stream
 			params := openai.ChatCompletionNewParams{
 				Model: "gpt-test", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris or Atlantis?")},
 			}
-			a, client := toolopenai.New(reg), chatClient(t, tc.replies...)
-			var err error
-			if tc.stream {
-				_, err = a.StreamChat(context.Background(), client, params, opts)
-			} else {
-				_, err = a.RunChat(context.Background(), client, params, opts)
-			}
+			_, err := toolopenai.NewChat(reg).Run(context.Background(), chatClient(t, tc.replies...), params, nil, opts)
 			if tc.wantErr == nil && err != nil || tc.wantErr == errAny && err == nil || tc.wantErr != errAny && !errors.Is(err, tc.wantErr) {
 				t.Fatalf("err = %v, want %v", err, tc.wantErr)
 			}
@@ -229,9 +224,9 @@ func TestObserverMetrics(t *testing.T) {
 	reg := testRegistry()
 	reg.Use(toolotel.Middleware(rec.opts...))
 	client := chatClient(t, chatReply(10, 5, "get_weather", `{"city":"Paris"}`), chatReply(20, 3))
-	_, err := toolopenai.New(reg).RunChat(context.Background(), client, openai.ChatCompletionNewParams{
+	_, err := toolopenai.NewChat(reg).Run(context.Background(), client, openai.ChatCompletionNewParams{
 		Model: "gpt-test", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris?")},
-	}, agent.Options{Observer: toolotel.NewObserver(rec.opts...)})
+	}, nil, agent.Options{Observer: toolotel.NewObserver(rec.opts...)})
 	if err != nil {
 		t.Fatal(err)
 	}

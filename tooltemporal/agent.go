@@ -90,7 +90,7 @@ type ToolOptions struct {
 
 // ModelFunc makes the provider's side of a run from its State, in an
 // activity, for each model call: it returns the adapter's agent.Model
-// (openai.Adapter.ChatModel, ResponsesModel, anthropic.Adapter.Model,
+// (toolopenai.Chat.Model, toolopenai.Responses.Model, anthropic.Adapter.Model,
 // gemini.Adapter.Model) over state, with its client and parameters. params
 // are the run's Input.Params. The model asked may change from one worker
 // version to the next; the name it is registered under may not.

@@ -26,13 +26,13 @@ func BenchmarkStep(b *testing.B) {
 	defer stop()
 	first := firstState(b, reg, "weather?")
 
-	b.Run("RunChat", func(b *testing.B) {
-		adapter := toolopenai.New(reg)
+	b.Run("Run", func(b *testing.B) {
+		adapter := toolopenai.NewChat(reg)
 		params := openai.ChatCompletionNewParams{Model: "scripted"}
 		b.ReportAllocs()
 		for b.Loop() {
 			st := first
-			if _, err := adapter.ResumeChat(context.Background(), &chat, params, &st, agent.Options{}); err != nil {
+			if _, err := adapter.Run(context.Background(), &chat, params, &st, agent.Options{}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -27,7 +27,7 @@ func TestAPausedRunnerStateGoesOnInTheWorkflow(t *testing.T) {
 	chat, stop := script.Client()
 	defer stop()
 	params := openai.ChatCompletionNewParams{Model: "scripted", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("book Oslo")}}
-	run, err := toolopenai.New(reg).RunChat(context.Background(), &chat, params, agent.Options{})
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &chat, params, nil, agent.Options{})
 	if !errors.Is(err, agent.ErrPaused) {
 		t.Fatalf("the runner: %v", err)
 	}

@@ -3,7 +3,7 @@
 // approval, that must survive a worker's restart, or whose tools must not
 // run twice.
 //
-// The workflow runs the very loop of the runners (openai.RunChat,
+// The workflow runs the very loop of the runners (toolopenai.Chat.Run,
 // anthropic.Run, ...): each model call is an activity, each tool call an
 // activity of its own (a turn's calls run at once, their results go back in
 // call order), and calls that wait for the host (toolreg.WithApproval,
@@ -13,7 +13,7 @@
 //
 //	agents := tooltemporal.New(reg, tooltemporal.Options{})
 //	agents.Model("openai", func(ctx context.Context, st *agent.State, _ json.RawMessage) (agent.Model, error) {
-//		return adapter.ChatModel(&client.Chat.Completions, params, st)
+//		return adapter.Model(&client.Chat.Completions, params, st)
 //	})
 //	agents.Register(w) // a worker.Worker of the task queue
 //

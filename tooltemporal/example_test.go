@@ -31,9 +31,9 @@ func Example_worker() {
 		},
 	})
 	oai := openai.NewClient() // OPENAI_API_KEY from the environment
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	agents.Model("gpt", func(_ context.Context, st *agent.State, _ json.RawMessage) (agent.Model, error) {
-		return adapter.ChatModel(&oai.Chat.Completions, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4_1Mini}, st)
+		return adapter.Model(&oai.Chat.Completions, openai.ChatCompletionNewParams{Model: openai.ChatModelGPT4_1Mini}, st)
 	})
 
 	w := worker.New(c, "agents", worker.Options{})
@@ -55,7 +55,7 @@ func Example_host() {
 	// A new run's State holds the first messages, as the provider's model
 	// saves them.
 	var first agent.State
-	m, _ := toolopenai.New(toolreg.NewRegistry()).ChatModel(nil, openai.ChatCompletionNewParams{
+	m, _ := toolopenai.NewChat(toolreg.NewRegistry()).Model(nil, openai.ChatCompletionNewParams{
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Book me a hotel in Rome.")},
 	}, &first)
 	m.Save(&first)

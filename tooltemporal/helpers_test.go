@@ -122,15 +122,15 @@ func testRegistry(s *seen) *toolreg.Registry {
 var fastRetry = &temporal.RetryPolicy{InitialInterval: time.Millisecond, BackoffCoefficient: 1, MaximumAttempts: 3}
 
 // newAgent is an Agent over reg whose model "scripted" asks script through
-// the OpenAI adapter's ChatModel and the real SDK client.
+// the OpenAI adapter's Chat.Model and the real SDK client.
 func newAgent(t testing.TB, reg *toolreg.Registry, script *offline.Script, opts Options) *Agent {
 	t.Helper()
 	chat, stop := script.Client()
 	t.Cleanup(stop)
 	a := New(reg, opts)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	a.Model("scripted", func(ctx context.Context, st *agent.State, _ json.RawMessage) (agent.Model, error) {
-		return adapter.ChatModel(&chat, openai.ChatCompletionNewParams{Model: "scripted"}, st)
+		return adapter.Model(&chat, openai.ChatCompletionNewParams{Model: "scripted"}, st)
 	})
 	return a
 }
@@ -140,7 +140,7 @@ func newAgent(t testing.TB, reg *toolreg.Registry, script *offline.Script, opts 
 func firstState(t testing.TB, reg *toolreg.Registry, prompt string) agent.State {
 	t.Helper()
 	var st agent.State
-	m, err := toolopenai.New(reg).ChatModel(nil, openai.ChatCompletionNewParams{Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)}}, &st)
+	m, err := toolopenai.NewChat(reg).Model(nil, openai.ChatCompletionNewParams{Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(prompt)}}, &st)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,7 +25,7 @@ func pausedByRunner(t *testing.T, reg *toolreg.Registry, key []byte) (*offline.S
 	chat, stop := script.Client()
 	t.Cleanup(stop)
 	params := openai.ChatCompletionNewParams{Model: "scripted", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("book Oslo")}}
-	run, err := toolopenai.New(reg).RunChat(context.Background(), &chat, params, agent.Options{StateKey: key})
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &chat, params, nil, agent.Options{StateKey: key})
 	if !errors.Is(err, agent.ErrPaused) {
 		t.Fatalf("the runner: %v", err)
 	}

@@ -123,9 +123,9 @@ func TestEverythingServer(t *testing.T) {
 
 	t.Run("every dialect", func(t *testing.T) {
 		for name, definitions := range map[string]func() error{
-			"OpenAI Chat":      func() error { _, err := toolopenai.New(reg).ChatTools(); return err },
-			"OpenAI Responses": func() error { _, err := toolopenai.New(reg).ResponsesTools(); return err },
-			"OpenAI strict":    func() error { _, err := toolopenai.New(reg, toolopenai.WithStrict()).ChatTools(); return err },
+			"OpenAI Chat":      func() error { _, err := toolopenai.NewChat(reg).Tools(); return err },
+			"OpenAI Responses": func() error { _, err := toolopenai.NewResponses(reg).Tools(); return err },
+			"OpenAI strict":    func() error { _, err := toolopenai.NewChat(reg, toolopenai.WithStrict()).Tools(); return err },
 			"Anthropic":        func() error { _, err := toolanthropic.New(reg).Tools(); return err },
 			"Anthropic strict": func() error { _, err := toolanthropic.New(reg, toolanthropic.WithStrict()).Tools(); return err },
 			"Gemini":           func() error { _, err := toolgemini.New(reg).Tools(); return err },
@@ -154,11 +154,11 @@ func TestEverythingServer(t *testing.T) {
 			chatReply(map[string]any{"role": "assistant", "content": "2 + 3 is 5, and it is drizzling in Chicago."}, "stop"),
 		}}
 		client := openai.NewClient(option.WithBaseURL(api.Serve(t)+"/v1/"), option.WithAPIKey("test"), option.WithMaxRetries(0))
-		adapter := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
-		run, err := adapter.RunChat(ctx, &client.Chat.Completions, openai.ChatCompletionNewParams{
+		adapter := toolopenai.NewChat(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+		run, err := adapter.Run(ctx, &client.Chat.Completions, openai.ChatCompletionNewParams{
 			Model:    "scripted",
 			Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("What is 2 + 3, and the weather in Chicago?")},
-		}, agent.Options{})
+		}, nil, agent.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -698,9 +698,9 @@ func TestImportDialects(t *testing.T) {
 		t.Errorf("a valid call: %+v", out)
 	}
 
-	oa := toolopenai.New(reg, toolopenai.WithStrict())
+	oa := toolopenai.NewChat(reg, toolopenai.WithStrict())
 	an := toolanthropic.New(reg, toolanthropic.WithStrict())
-	if _, err := oa.ChatTools(); err != nil {
+	if _, err := oa.Tools(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := an.Tools(); err != nil {

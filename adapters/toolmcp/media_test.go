@@ -339,7 +339,7 @@ func TestImportMediaToProviders(t *testing.T) {
 			{"type":"function_call","id":"fc_1","call_id":"call_1","name":"media","arguments":"{}","status":"completed"}]}`), &resp); err != nil {
 			t.Fatal(err)
 		}
-		b, _ := json.Marshal(toolopenai.New(reg).CallResponses(ctx, resp.Output))
+		b, _ := json.Marshal(toolopenai.NewResponses(reg).CallAll(ctx, resp.Output))
 		var got any
 		json.Unmarshal(b, &got)
 		var want any

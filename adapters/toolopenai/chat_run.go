@@ -16,35 +16,31 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt"
 )
 
-// ChatClient is the part of the SDK a chat run needs:
+// ChatClient is the part of the SDK a chat run needs, the plain and the
+// streaming request (agent.Options.Stream picks one):
 // &client.Chat.Completions satisfies it.
 type ChatClient interface {
 	New(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) (*openai.ChatCompletion, error)
-}
-
-// StreamingChatClient is the part of the SDK a streaming chat run needs:
-// &client.Chat.Completions satisfies it.
-type StreamingChatClient interface {
 	NewStreaming(ctx context.Context, body openai.ChatCompletionNewParams, opts ...option.RequestOption) *ssestream.Stream[openai.ChatCompletionChunk]
 }
 
-// ChatRun is what a chat run produced, also when it ends with an error.
-type ChatRun struct {
+// ChatRunResult is what a chat run produced, also when it ends with an
+// error.
+type ChatRunResult struct {
 	// Messages is the transcript: the request's messages, then each
 	// assistant message and the tool messages that answered it (and the
 	// user message holding their media, if any).
 	Messages []openai.ChatCompletionMessageParamUnion
-	// Final is the last response of this call of RunChat, ResumeChat or
-	// StreamChat; its first choice holds the model's answer when the run
-	// ended without error.
+	// Final is the last response of this call of Run; its first choice
+	// holds the model's answer when the run ended without error.
 	Final *openai.ChatCompletion
-	// State is where the run stands, as data: resume it with ResumeChat
-	// when the run returned agent.ErrPaused.
+	// State is where the run stands, as data: resume it with Run when the
+	// run returned agent.ErrPaused.
 	State *agent.State
 }
 
 // Answer is the text of the final assistant message, "" if there is none.
-func (r *ChatRun) Answer() string {
+func (r *ChatRunResult) Answer() string {
 	if r.Final == nil || len(r.Final.Choices) == 0 {
 		return ""
 	}
@@ -52,16 +48,25 @@ func (r *ChatRun) Answer() string {
 }
 
 // Steps counts the model calls of the run, resumed runs included.
-func (r *ChatRun) Steps() int { return r.State.Steps }
+func (r *ChatRunResult) Steps() int { return r.State.Steps }
 
 // chatProvider is Chat Completions' side of the agent loop.
 const chatProvider = "openai.chat"
 
-// RunChat is the agent loop on Chat Completions: it sends params with the
+// Run is the agent loop on Chat Completions: it sends params with the
 // registry's tools (each step's, see agent.Options.PrepareStep; params.Tools
 // when set instead, the same every step), runs every tool call of a turn
 // concurrently, sends the results back in call order, and repeats until
 // the model answers without calling a tool.
+//
+// A nil or zero state starts a new run from params.Messages. A state that
+// holds a transcript goes on with a run that an earlier Run paused
+// (agent.ErrPaused), once the host has decided its pending calls in state:
+// approved calls run, rejected ones tell the model why, answered tools run
+// again with the answer; no call that ran runs twice. params are then the
+// run's, and their Messages are ignored: the state's transcript replaces
+// them. state may come from JSON, in another process. The result's State
+// is never nil.
 //
 // Tool failures go back to the model as tool messages and the run goes on.
 // The run ends with an error, and the transcript so far, when the client
@@ -71,51 +76,44 @@ const chatProvider = "openai.chat"
 // (toolreg.ErrTooManyRetries), or a tool returned toolreg.StopRun (the error
 // matches toolreg.ErrStopRun and the tool's error; the tool messages of that
 // turn are in the transcript). It returns agent.ErrPaused when calls wait
-// for the host: decide them in run.State and call ResumeChat.
-func (a *Adapter) RunChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, opts agent.Options) (*ChatRun, error) {
-	return a.runChat(ctx, &chatModel{a: a, client: client}, params, &agent.State{}, opts)
-}
-
-// ResumeChat goes on with a run that RunChat, StreamChat or an earlier
-// ResumeChat paused (agent.ErrPaused), once the host has decided its
-// pending calls in state: approved calls run, rejected ones tell the model
-// why, answered tools run again with the answer; no call that ran runs
-// twice. params are the run's (their Messages are replaced by the state's
-// transcript). state may come from JSON, in another process.
-func (a *Adapter) ResumeChat(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
-	return a.runChat(ctx, &chatModel{a: a, client: client}, params, state, opts)
-}
-
-// StreamChat is RunChat on the streaming API: opts.OnEvent sees the
-// model's text and tool calls as they arrive (agent.TextDelta,
+// for the host: decide them in run.State and call Run again with it.
+//
+// With agent.Options.Stream, Run asks through the streaming API: opts.OnEvent
+// sees the model's text and tool calls as they arrive (agent.TextDelta,
 // agent.CallStarted, agent.ArgumentsDelta), and a call whose arguments are
 // complete starts while the model writes the next. A stream that breaks
 // off ends the run with an error; no call runs on arguments that did not
-// arrive whole. A paused run resumes with ResumeStreamChat or ResumeChat.
-func (a *Adapter) StreamChat(ctx context.Context, client StreamingChatClient, params openai.ChatCompletionNewParams, opts agent.Options) (*ChatRun, error) {
-	return a.runChat(ctx, &chatModel{a: a, stream: client}, params, &agent.State{}, opts)
+// arrive whole. A run paused while streaming may resume without, and the
+// other way round.
+func (a *Chat) Run(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRunResult, error) {
+	if state == nil {
+		state = &agent.State{}
+	}
+	m, err := a.model(client, params, state)
+	if err != nil {
+		return m.run, err
+	}
+	m.streaming = opts.Stream
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
 }
 
-// ResumeStreamChat is ResumeChat on the streaming API.
-func (a *Adapter) ResumeStreamChat(ctx context.Context, client StreamingChatClient, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
-	return a.runChat(ctx, &chatModel{a: a, stream: client}, params, state, opts)
+// Model is Chat Completions' side of a run, for a host that drives runs
+// itself (package toolreg/tooltemporal asks it from an activity): it asks
+// the model with params, never streaming, and keeps the conversation of
+// state (a new run when state is zero, params.Messages to start with).
+// Run uses the same. state must not be nil: the host holds the State it
+// drives and passes the same pointer to the loop.
+func (a *Chat) Model(client ChatClient, params openai.ChatCompletionNewParams, state *agent.State) (agent.Model, error) {
+	return a.model(client, params, state)
 }
 
-// ChatModel is Chat Completions' side of a run, for a host that drives
-// runs itself (package toolreg/tooltemporal asks it from an activity): it asks
-// the model with params and keeps the conversation of state (a new run
-// when state is zero, params.Messages to start with). RunChat and
-// ResumeChat use the same.
-func (a *Adapter) ChatModel(client ChatClient, params openai.ChatCompletionNewParams, state *agent.State) (agent.Model, error) {
-	return a.chatModel(&chatModel{a: a, client: client}, params, state)
-}
-
-func (a *Adapter) chatModel(m *chatModel, params openai.ChatCompletionNewParams, state *agent.State) (*chatModel, error) {
+func (a *Chat) model(client ChatClient, params openai.ChatCompletionNewParams, state *agent.State) (*chatModel, error) {
 	if state == nil {
 		return nil, errors.New("openai: a chat model without a state")
 	}
-	m.params, m.fixedTools = params, len(params.Tools) > 0
-	m.run = &ChatRun{State: state, Messages: slices.Clone(params.Messages)}
+	m := &chatModel{a: a, client: client, params: params, fixedTools: len(params.Tools) > 0}
+	m.run = &ChatRunResult{State: state, Messages: slices.Clone(params.Messages)}
 	if len(state.Transcript) > 0 {
 		if err := json.Unmarshal(state.Transcript, &m.run.Messages); err != nil {
 			return m, fmt.Errorf("openai: %w: the state's transcript is not a list of chat messages: %w", agent.ErrInvalidState, err)
@@ -124,23 +122,14 @@ func (a *Adapter) chatModel(m *chatModel, params openai.ChatCompletionNewParams,
 	return m, nil
 }
 
-func (a *Adapter) runChat(ctx context.Context, m *chatModel, params openai.ChatCompletionNewParams, state *agent.State, opts agent.Options) (*ChatRun, error) {
-	m, err := a.chatModel(m, params, state)
-	if err != nil {
-		return m.run, err
-	}
-	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
-	return m.run, loop.Do(ctx)
-}
-
 // chatModel is Chat Completions' side of the loop, for one run.
 type chatModel struct {
-	a          *Adapter
-	client     ChatClient          // or
-	stream     StreamingChatClient // for a streaming run
+	a          *Chat
+	client     ChatClient
+	streaming  bool // ask through client.NewStreaming
 	params     openai.ChatCompletionNewParams
 	fixedTools bool // params.Tools was set by the caller
-	run        *ChatRun
+	run        *ChatRunResult
 }
 
 func (m *chatModel) Info() agent.RunInfo {
@@ -152,7 +141,7 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		tools, err := m.a.chatToolsNamed(s.Tools())
+		tools, err := m.a.toolsNamed(s.Tools())
 		if err != nil {
 			return agent.Reply{}, err
 		}
@@ -163,8 +152,8 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 	}
 	var resp *openai.ChatCompletion
 	var err error
-	if m.stream != nil {
-		resp, err = m.a.streamChat(ctx, m.stream, params, s.Number, emit, ready)
+	if m.streaming {
+		resp, err = m.a.stream(ctx, m.client, params, s.Number, emit, ready)
 	} else {
 		resp, err = m.client.New(ctx, params)
 	}
@@ -183,7 +172,7 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 		// Cut off by a token limit: its tool calls may be half written.
 		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (finish_reason length)", s.Number, toolreg.ErrTruncated)
 	}
-	return agent.Reply{Calls: m.a.ChatCalls(msg), Usage: usage}, nil
+	return agent.Reply{Calls: m.a.ToolCalls(msg), Usage: usage}, nil
 }
 
 func (m *chatModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
@@ -197,9 +186,9 @@ func (m *chatModel) Save(s *agent.State) error {
 	return err
 }
 
-// chatToolsNamed is ChatTools for the named tools only.
-func (a *Adapter) chatToolsNamed(names []string) ([]openai.ChatCompletionToolUnionParam, error) {
-	all, err := a.ChatTools()
+// toolsNamed is Tools for the named tools only.
+func (a *Chat) toolsNamed(names []string) ([]openai.ChatCompletionToolUnionParam, error) {
+	all, err := a.Tools()
 	if err != nil {
 		return nil, err
 	}
@@ -221,10 +210,10 @@ func chatToolChoice(c agent.ToolChoice) openai.ChatCompletionToolChoiceOptionUni
 	return openai.ChatCompletionToolChoiceOptionUnionParam{OfAuto: openai.String("auto")}
 }
 
-// streamChat reads one streamed response with the SDK's accumulator,
+// stream reads one streamed response with the SDK's accumulator,
 // reporting text and tool calls as they arrive, and handing each call to
 // ready once the accumulator says its arguments are complete.
-func (a *Adapter) streamChat(ctx context.Context, client StreamingChatClient, params openai.ChatCompletionNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*openai.ChatCompletion, error) {
+func (a *Chat) stream(ctx context.Context, client ChatClient, params openai.ChatCompletionNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*openai.ChatCompletion, error) {
 	params.StreamOptions.IncludeUsage = openai.Bool(true)
 	stream := client.NewStreaming(ctx, params)
 	defer stream.Close()

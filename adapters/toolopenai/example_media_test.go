@@ -27,10 +27,10 @@ var capture = toolreg.MustNew("capture", "Captures a web page: a screenshot and 
 // Chat Completions takes text only in a tool message: the screenshot goes
 // in a user message after the tool messages, which the tool message
 // announces, and the audio is left out with a line that says why.
-func ExampleAdapter_CallChatJSON_media() {
+func ExampleChat_CallAllJSON_media() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(capture)
-	msgs, err := toolopenai.New(reg).CallChatJSON(context.Background(), json.RawMessage(`[
+	msgs, err := toolopenai.NewChat(reg).CallAllJSON(context.Background(), json.RawMessage(`[
 		{"id":"call_1","type":"function","function":{"name":"capture","arguments":"{\"url\":\"https://example.com\"}"}}]`))
 	fmt.Println(string(msgs), err)
 	// Output:
@@ -39,13 +39,13 @@ func ExampleAdapter_CallChatJSON_media() {
 
 // The Responses API takes the screenshot in the function_call_output
 // itself, as an input_image.
-func ExampleAdapter_CallResponses_media() {
+func ExampleResponses_CallAll_media() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(capture)
 	var output []responses.ResponseOutputItemUnion
 	json.Unmarshal([]byte(`[{"type":"function_call","id":"fc_1","call_id":"call_1","name":"capture",
 		"arguments":"{\"url\":\"https://example.com\"}","status":"completed"}]`), &output)
-	items := toolopenai.New(reg).CallResponses(context.Background(), output)
+	items := toolopenai.NewResponses(reg).CallAll(context.Background(), output)
 	b, err := json.Marshal(items)
 	fmt.Println(string(b), err)
 	// Output:

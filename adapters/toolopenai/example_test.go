@@ -168,12 +168,12 @@ func printEvents() agent.Options {
 
 // One adapter serves one registry; tools added to the registry later are
 // in the next definitions it makes.
-func ExampleNew() {
+func ExampleNewChat() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	reg.MustAdd(bookHotel)
-	tools, err := adapter.ChatTools()
+	tools, err := adapter.Tools()
 	for _, t := range tools {
 		fmt.Println(t.OfFunction.Function.Name)
 	}
@@ -184,11 +184,25 @@ func ExampleNew() {
 	// <nil>
 }
 
-// The definitions for ChatCompletionNewParams.Tools.
-func ExampleAdapter_ChatTools() {
+// The Responses API has a type of its own, with the same options.
+func ExampleNewResponses() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	tools, err := toolopenai.New(reg).ChatTools()
+	tools, err := toolopenai.NewResponses(reg, toolopenai.WithStrict()).Tools()
+	for _, t := range tools {
+		fmt.Println(t.OfFunction.Name, t.OfFunction.Strict.Value)
+	}
+	fmt.Println(err)
+	// Output:
+	// get_weather true
+	// <nil>
+}
+
+// The definitions for ChatCompletionNewParams.Tools.
+func ExampleChat_Tools() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	tools, err := toolopenai.NewChat(reg).Tools()
 	if err != nil {
 		panic(err)
 	}
@@ -202,10 +216,10 @@ func ExampleAdapter_ChatTools() {
 }
 
 // The definitions in the wire format, for a client other than the SDK.
-func ExampleAdapter_ChatToolsJSON() {
+func ExampleChat_ToolsJSON() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	tools, err := toolopenai.New(reg, toolopenai.WithStrict()).ChatToolsJSON()
+	tools, err := toolopenai.NewChat(reg, toolopenai.WithStrict()).ToolsJSON()
 	fmt.Println(string(tools), err)
 	// Output:
 	// [{"function":{"name":"get_weather","strict":true,"description":"Forecast for a city. Use it for weather questions only.","parameters":{"additionalProperties":false,"properties":{"city":{"type":"string","description":"City name"},"days":{"type":["integer","null"],"maximum":7,"minimum":1,"description":"{default: 1}"}},"required":["city","days"],"type":"object"}},"type":"function"}] <nil>
@@ -221,12 +235,12 @@ func assistantMessage() openai.ChatCompletionMessage {
 	return msg
 }
 
-// ChatCalls lists what the model asked for and runs nothing: to log the
+// ToolCalls lists what the model asked for and runs nothing: to log the
 // calls, or to decide which to run.
-func ExampleAdapter_ChatCalls() {
+func ExampleChat_ToolCalls() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	for _, c := range toolopenai.New(reg).ChatCalls(assistantMessage()) {
+	for _, c := range toolopenai.NewChat(reg).ToolCalls(assistantMessage()) {
 		fmt.Println(c.ID, c.Name, string(c.Arguments))
 	}
 	// Output:
@@ -234,13 +248,13 @@ func ExampleAdapter_ChatCalls() {
 	// call_2 get_weather {"city":"Rome","days":9}
 }
 
-// CallChat runs the calls of an assistant message and returns the tool
+// CallAll runs the calls of an assistant message and returns the tool
 // messages that answer them, in order; a failed call is a message the
 // model can act on.
-func ExampleAdapter_CallChat() {
+func ExampleChat_CallAll() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	for _, m := range toolopenai.New(reg).CallChat(context.Background(), assistantMessage()) {
+	for _, m := range toolopenai.NewChat(reg).CallAll(context.Background(), assistantMessage()) {
 		fmt.Printf("%s: %q\n", m.OfTool.ToolCallID, m.OfTool.Content.OfString.Value)
 	}
 	// Output:
@@ -248,16 +262,16 @@ func ExampleAdapter_CallChat() {
 	// call_2: "invalid arguments for tool \"get_weather\":\n- days: 9 is greater than the maximum 7\nFix the arguments and call the tool again."
 }
 
-// CallResponsesJSON is CallResponses for a client that speaks the wire
+// CallAllJSON is CallAll for a client that speaks the wire
 // format: the response's "output" array in, the next request's "input"
 // items out.
-func ExampleAdapter_CallResponsesJSON() {
+func ExampleResponses_CallAllJSON() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
 	output := json.RawMessage(`[
 		{"type":"message","id":"msg_1","role":"assistant","status":"completed","content":[{"type":"output_text","text":"Let me check.","annotations":[]}]},
 		{"type":"function_call","id":"fc_1","call_id":"call_1","name":"get_weather","arguments":"{\"city\":\"Paris\"}","status":"completed"}]`)
-	input, err := toolopenai.New(reg).CallResponsesJSON(context.Background(), output)
+	input, err := toolopenai.NewResponses(reg).CallAllJSON(context.Background(), output)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -269,10 +283,10 @@ func ExampleAdapter_CallResponsesJSON() {
 
 // Dispatch the tool calls of a wire-format assistant message: one tool
 // message per call, in order; errors are messages the model can act on.
-func ExampleAdapter_CallChatJSON() {
+func ExampleChat_CallAllJSON() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	msgs, err := toolopenai.New(reg).CallChatJSON(context.Background(), json.RawMessage(`[
+	msgs, err := toolopenai.NewChat(reg).CallAllJSON(context.Background(), json.RawMessage(`[
 		{"id":"call_1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Paris\"}"}},
 		{"id":"call_2","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Rome\",\"days\":9}"}}]`))
 	fmt.Println(string(msgs), err)
@@ -281,7 +295,7 @@ func ExampleAdapter_CallChatJSON() {
 }
 
 // A loop of your own on Chat Completions: send the tools, answer the
-// model's calls with CallChat, ask again, until the model answers.
+// model's calls with CallAll, ask again, until the model answers.
 func Example_chatLoop() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}; get_weather {"city":"Rome","days":9}`,
 		`get_weather {"city":"Rome","days":7}`, "Sunny in both.")
@@ -291,8 +305,8 @@ func Example_chatLoop() {
 
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	adapter := toolopenai.New(reg)
-	tools, err := adapter.ChatTools()
+	adapter := toolopenai.NewChat(reg)
+	tools, err := adapter.Tools()
 	if err != nil {
 		panic(err)
 	}
@@ -311,7 +325,7 @@ func Example_chatLoop() {
 			fmt.Println(msg.Content)
 			break
 		}
-		results := adapter.CallChat(ctx, msg)
+		results := adapter.CallAll(ctx, msg)
 		for _, r := range results {
 			fmt.Printf("%s: %s\n", r.OfTool.ToolCallID, r.OfTool.Content.OfString.Value)
 		}
@@ -329,7 +343,7 @@ func Example_chatLoop() {
 
 // The agent loop with the official client: tools go out, calls come back,
 // results go back, until the model answers.
-func ExampleAdapter_RunChat() {
+func ExampleChat_Run() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // openai.NewClient() reads OPENAI_API_KEY
@@ -338,7 +352,7 @@ func ExampleAdapter_RunChat() {
 	reg.MustAdd(getWeather)
 	opts := printEvents()
 	opts.MaxSteps = 5
-	run, err := toolopenai.New(reg).RunChat(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"), opts)
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"), nil, opts)
 	if err != nil {
 		panic(err)
 	}
@@ -355,16 +369,16 @@ func ExampleAdapter_RunChat() {
 // as long as the host takes, resumes it. The weather call of the same turn
 // ran before the pause; the turn's results go back together, in call
 // order, when the run resumes.
-func ExampleAdapter_ResumeChat() {
+func ExampleChat_Run_resume() {
 	srv := scriptedModel(`get_weather {"city":"Lima"}; book_hotel {"city":"Lima"}`, "Booked, and sunny in Lima.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, bookHotel)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	params := chatParams("Book me a room in Lima if it is sunny.")
 
-	run, err := adapter.RunChat(context.Background(), &client.Chat.Completions, params, printEvents())
+	run, err := adapter.Run(context.Background(), &client.Chat.Completions, params, nil, printEvents())
 	fmt.Println(errors.Is(err, agent.ErrPaused))
 	saved, _ := json.Marshal(run.State) // to a database, a queue, a file
 
@@ -374,7 +388,7 @@ func ExampleAdapter_ResumeChat() {
 		fmt.Println("approve", c.Name, string(c.Arguments))
 		state.Approve(c.Key())
 	}
-	run, err = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params, &state, printEvents())
+	run, err = adapter.Run(context.Background(), &client.Chat.Completions, params, &state, printEvents())
 	fmt.Println(run.Answer(), err)
 	// Output:
 	// get_weather {"city":"Lima"}
@@ -387,14 +401,14 @@ func ExampleAdapter_ResumeChat() {
 }
 
 // A streamed run shows each call as the model writes it, and the answer.
-func ExampleAdapter_StreamChat() {
+func ExampleChat_Run_stream() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	_, err := toolopenai.New(reg).StreamChat(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"),
-		agent.Options{OnEvent: func(e agent.Event) {
+	_, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"), nil,
+		agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 			switch e.Kind {
 			case agent.CallStarted:
 				fmt.Print("[", e.Call.Name, " ")
@@ -414,23 +428,25 @@ func ExampleAdapter_StreamChat() {
 	// <nil>
 }
 
-// ResumeStreamChat goes on with a paused run on the streaming API; the
+// Run with Stream goes on with a paused run on the streaming API; the
 // State may come from any chat runner.
-func ExampleAdapter_ResumeStreamChat() {
+func ExampleChat_Run_resumeStream() {
 	srv := scriptedModel(`book_hotel {"city":"Oslo"}`, "I did not book Oslo.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(bookHotel)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	params := chatParams("Book me a room in Oslo.")
+	streamEvents := printEvents()
+	streamEvents.Stream = true
 
-	run, err := adapter.StreamChat(context.Background(), &client.Chat.Completions, params, printEvents())
+	run, err := adapter.Run(context.Background(), &client.Chat.Completions, params, nil, streamEvents)
 	for errors.Is(err, agent.ErrPaused) {
 		for _, c := range run.State.Pending() {
 			run.State.Reject(c.Key(), "the user books rooms themselves")
 		}
-		run, err = adapter.ResumeStreamChat(context.Background(), &client.Chat.Completions, params, run.State, printEvents())
+		run, err = adapter.Run(context.Background(), &client.Chat.Completions, params, run.State, streamEvents)
 	}
 	fmt.Println(run.Answer(), err)
 	// Output:
@@ -440,11 +456,11 @@ func ExampleAdapter_ResumeStreamChat() {
 }
 
 // Answer is the model's last text; Final holds the whole response.
-func ExampleChatRun_Answer() {
+func ExampleChatRunResult_Answer() {
 	srv := scriptedModel("Hello! Ask me about the weather.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
-	run, err := toolopenai.New(toolreg.NewRegistry()).RunChat(context.Background(), &client.Chat.Completions, chatParams("Hi"), agent.Options{})
+	run, err := toolopenai.NewChat(toolreg.NewRegistry()).Run(context.Background(), &client.Chat.Completions, chatParams("Hi"), nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.Choices[0].FinishReason)
 	// Output:
@@ -453,18 +469,18 @@ func ExampleChatRun_Answer() {
 }
 
 // Steps counts the model calls, those before a pause included.
-func ExampleChatRun_Steps() {
+func ExampleChatRunResult_Steps() {
 	srv := scriptedModel(`get_weather {"city":"Lima"}`, `book_hotel {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, bookHotel)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	params := chatParams("Book Lima.")
-	run, _ := adapter.RunChat(context.Background(), &client.Chat.Completions, params, agent.Options{})
+	run, _ := adapter.Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{})
 	fmt.Println("paused after", run.Steps(), "steps")
 	run.State.Approve(run.State.Pending()[0].Key())
-	run, _ = adapter.ResumeChat(context.Background(), &client.Chat.Completions, params, run.State, agent.Options{})
+	run, _ = adapter.Run(context.Background(), &client.Chat.Completions, params, run.State, agent.Options{})
 	fmt.Println("done after", run.Steps(), "steps")
 	// Output:
 	// paused after 2 steps
@@ -472,9 +488,9 @@ func ExampleChatRun_Steps() {
 }
 
 // A host that drives the run itself (a durable workflow, say) asks the
-// model through ChatModel, one step at a time, and runs the calls where it
+// model through Model, one step at a time, and runs the calls where it
 // likes.
-func ExampleAdapter_ChatModel() {
+func ExampleChat_Model() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
@@ -483,7 +499,7 @@ func ExampleAdapter_ChatModel() {
 	reg.MustAdd(getWeather)
 
 	var state agent.State
-	model, err := toolopenai.New(reg).ChatModel(&client.Chat.Completions, chatParams("Weather in Paris?"), &state)
+	model, err := toolopenai.NewChat(reg).Model(&client.Chat.Completions, chatParams("Weather in Paris?"), &state)
 	if err != nil {
 		panic(err)
 	}
@@ -511,10 +527,10 @@ func ExampleAdapter_ChatModel() {
 }
 
 // The definitions for responses.ResponseNewParams.Tools.
-func ExampleAdapter_ResponsesTools() {
+func ExampleResponses_Tools() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	tools, err := toolopenai.New(reg, toolopenai.WithStrict()).ResponsesTools()
+	tools, err := toolopenai.NewResponses(reg, toolopenai.WithStrict()).Tools()
 	if err != nil {
 		panic(err)
 	}
@@ -526,10 +542,10 @@ func ExampleAdapter_ResponsesTools() {
 
 // The Responses definitions in the wire format: flat, without Chat's
 // "function" wrapper.
-func ExampleAdapter_ResponsesToolsJSON() {
+func ExampleResponses_ToolsJSON() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	tools, err := toolopenai.New(reg).ResponsesToolsJSON()
+	tools, err := toolopenai.NewResponses(reg).ToolsJSON()
 	fmt.Println(string(tools), err)
 	// Output:
 	// [{"strict":false,"parameters":{"additionalProperties":false,"properties":{"city":{"type":"string","description":"City name"},"days":{"type":"integer","maximum":7,"minimum":1,"default":1}},"required":["city"],"type":"object"},"name":"get_weather","description":"Forecast for a city. Use it for weather questions only.","type":"function"}] <nil>
@@ -546,13 +562,13 @@ func responseOutput() []responses.ResponseOutputItemUnion {
 	return output
 }
 
-// ResponsesCalls lists the function calls of a response's output, keyed
+// ToolCalls lists the function calls of a response's output, keyed
 // by call_id, and runs nothing; other items (messages, reasoning) are
 // skipped.
-func ExampleAdapter_ResponsesCalls() {
+func ExampleResponses_ToolCalls() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	for _, c := range toolopenai.New(reg).ResponsesCalls(responseOutput()) {
+	for _, c := range toolopenai.NewResponses(reg).ToolCalls(responseOutput()) {
 		fmt.Println(c.ID, c.Name, string(c.Arguments))
 	}
 	// Output:
@@ -560,13 +576,13 @@ func ExampleAdapter_ResponsesCalls() {
 	// call_2 get_weather {"city":"Rome","days":9}
 }
 
-// CallResponses runs the function calls of a response's output and
+// CallAll runs the function calls of a response's output and
 // returns the function_call_output items that answer them, for the next
 // request's input.
-func ExampleAdapter_CallResponses() {
+func ExampleResponses_CallAll() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	for _, item := range toolopenai.New(reg).CallResponses(context.Background(), responseOutput()) {
+	for _, item := range toolopenai.NewResponses(reg).CallAll(context.Background(), responseOutput()) {
 		out := item.OfFunctionCallOutput
 		fmt.Printf("%s: %q\n", out.CallID, out.Output.OfString.Value)
 	}
@@ -586,8 +602,8 @@ func Example_responsesLoop() {
 
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	adapter := toolopenai.New(reg)
-	tools, err := adapter.ResponsesTools()
+	adapter := toolopenai.NewResponses(reg)
+	tools, err := adapter.Tools()
 	if err != nil {
 		panic(err)
 	}
@@ -598,7 +614,7 @@ func Example_responsesLoop() {
 		if err != nil {
 			panic(err)
 		}
-		results := adapter.CallResponses(ctx, resp.Output)
+		results := adapter.CallAll(ctx, resp.Output)
 		if len(results) == 0 {
 			fmt.Println(resp.OutputText())
 			break
@@ -615,13 +631,13 @@ func Example_responsesLoop() {
 }
 
 // The agent loop on the Responses API.
-func ExampleAdapter_RunResponses() {
+func ExampleResponses_Run() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}; get_weather {"city":"Rome"}`, "Sunny in both.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	run, err := toolopenai.New(reg).RunResponses(context.Background(), &client.Responses, responsesParams("Paris or Rome?"), printEvents())
+	run, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, responsesParams("Paris or Rome?"), nil, printEvents())
 	if err != nil {
 		panic(err)
 	}
@@ -637,19 +653,19 @@ func ExampleAdapter_RunResponses() {
 }
 
 // A paused Responses run keeps the response to continue in its State.
-func ExampleAdapter_ResumeResponses() {
+func ExampleResponses_Run_resume() {
 	srv := scriptedModel(`book_hotel {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(bookHotel)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewResponses(reg)
 	params := responsesParams("Book Lima.")
 
-	run, err := adapter.RunResponses(context.Background(), &client.Responses, params, agent.Options{})
+	run, err := adapter.Run(context.Background(), &client.Responses, params, nil, agent.Options{})
 	fmt.Println(errors.Is(err, agent.ErrPaused), "continuing", run.State.Cursor)
 	run.State.ApproveWith(run.State.Pending()[0].Key(), json.RawMessage(`{"city":"Lima","days":2}`))
-	run, err = adapter.ResumeResponses(context.Background(), &client.Responses, params, run.State, printEvents())
+	run, err = adapter.Run(context.Background(), &client.Responses, params, run.State, printEvents())
 	fmt.Println(run.Answer(), err)
 	// Output:
 	// true continuing resp_1
@@ -657,16 +673,16 @@ func ExampleAdapter_ResumeResponses() {
 	// Booked. <nil>
 }
 
-// StreamResponses reports the answer as the model writes it, and each
+// Run with Stream reports the answer as the model writes it, and each
 // result as its call has run.
-func ExampleAdapter_StreamResponses() {
+func ExampleResponses_Run_stream() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	_, err := toolopenai.New(reg).StreamResponses(context.Background(), &client.Responses, responsesParams("Weather in Paris?"),
-		agent.Options{OnEvent: func(e agent.Event) {
+	_, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, responsesParams("Weather in Paris?"), nil,
+		agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 			if e.Kind == agent.TextDelta {
 				fmt.Print(e.Text)
 			}
@@ -682,23 +698,25 @@ func ExampleAdapter_StreamResponses() {
 	// <nil>
 }
 
-// ResumeStreamResponses goes on with a paused Responses run on the
+// Run with Stream goes on with a paused Responses run on the
 // streaming API, once the host has approved its calls.
-func ExampleAdapter_ResumeStreamResponses() {
+func ExampleResponses_Run_resumeStream() {
 	srv := scriptedModel(`book_hotel {"city":"Oslo"}`, "Booked in Oslo.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(bookHotel)
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewResponses(reg)
 	params := responsesParams("Book me a room in Oslo.")
 
-	run, err := adapter.StreamResponses(context.Background(), &client.Responses, params, agent.Options{})
+	run, err := adapter.Run(context.Background(), &client.Responses, params, nil, agent.Options{Stream: true})
 	fmt.Println(err)
 	for _, c := range run.State.Pending() {
 		run.State.Approve(c.Key())
 	}
-	run, err = adapter.ResumeStreamResponses(context.Background(), &client.Responses, params, run.State, printEvents())
+	streamEvents := printEvents()
+	streamEvents.Stream = true
+	run, err = adapter.Run(context.Background(), &client.Responses, params, run.State, streamEvents)
 	fmt.Println(run.Answer(), err)
 	// Output:
 	// the run is waiting for the host
@@ -707,11 +725,11 @@ func ExampleAdapter_ResumeStreamResponses() {
 }
 
 // Answer is the text of the final response.
-func ExampleResponsesRun_Answer() {
+func ExampleResponsesRunResult_Answer() {
 	srv := scriptedModel("Hello! Ask me about the weather.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
-	run, err := toolopenai.New(toolreg.NewRegistry()).RunResponses(context.Background(), &client.Responses, responsesParams("Hi"), agent.Options{})
+	run, err := toolopenai.NewResponses(toolreg.NewRegistry()).Run(context.Background(), &client.Responses, responsesParams("Hi"), nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.Status)
 	// Output:
@@ -720,21 +738,21 @@ func ExampleResponsesRun_Answer() {
 }
 
 // Steps counts the model calls of a Responses run.
-func ExampleResponsesRun_Steps() {
+func ExampleResponsesRunResult_Steps() {
 	srv := scriptedModel(`get_weather {"city":"Oslo"}`, `get_weather {"city":"Oslo","days":3}`, "Cold.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
-	run, err := toolopenai.New(reg).RunResponses(context.Background(), &client.Responses, responsesParams("Oslo?"), agent.Options{})
+	run, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, responsesParams("Oslo?"), nil, agent.Options{})
 	fmt.Println(run.Steps(), "steps", err)
 	// Output:
 	// 3 steps <nil>
 }
 
-// ResponsesModel is the Responses API's side of a run, for a host that
+// Model is the Responses API's side of a run, for a host that
 // drives runs itself.
-func ExampleAdapter_ResponsesModel() {
+func ExampleResponses_Model() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
 	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
@@ -743,7 +761,7 @@ func ExampleAdapter_ResponsesModel() {
 	reg.MustAdd(getWeather)
 
 	var state agent.State
-	model, err := toolopenai.New(reg).ResponsesModel(&client.Responses, responsesParams("Weather in Paris?"), &state)
+	model, err := toolopenai.NewResponses(reg).Model(&client.Responses, responsesParams("Weather in Paris?"), &state)
 	if err != nil {
 		panic(err)
 	}
@@ -761,7 +779,7 @@ func ExampleAdapter_ResponsesModel() {
 func ExampleWithStrict() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, setLabels)
-	_, err := toolopenai.New(reg, toolopenai.WithStrict()).ChatTools()
+	_, err := toolopenai.NewChat(reg, toolopenai.WithStrict()).Tools()
 	fmt.Println(errors.Is(err, toolreg.ErrUnsupportedSchema))
 	fmt.Println(err)
 	// Output:
@@ -773,8 +791,8 @@ func ExampleWithStrict() {
 func ExampleWithStrictTools() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, setLabels)
-	adapter := toolopenai.New(reg, toolopenai.WithStrictTools("get_weather"))
-	tools, err := adapter.ChatTools()
+	adapter := toolopenai.NewChat(reg, toolopenai.WithStrictTools("get_weather"))
+	tools, err := adapter.Tools()
 	for _, t := range tools {
 		fmt.Println(t.OfFunction.Function.Name, t.OfFunction.Function.Strict.Value)
 	}
@@ -790,8 +808,8 @@ func ExampleWithStrictTools() {
 func ExampleWithNonStrictFallback() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, setLabels)
-	adapter := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
-	_, err := adapter.ChatTools()
+	adapter := toolopenai.NewChat(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+	_, err := adapter.Tools()
 	fmt.Println(err)
 	fmt.Println(adapter.Strict("get_weather"), adapter.Strict("set_labels"))
 	// Output:
@@ -800,10 +818,10 @@ func ExampleWithNonStrictFallback() {
 }
 
 // Strict reports which tools go in strict mode, for logs or tests.
-func ExampleAdapter_Strict() {
+func ExampleChat_Strict() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, setLabels)
-	plain, strict := toolopenai.New(reg), toolopenai.New(reg, toolopenai.WithStrictTools("get_weather"))
+	plain, strict := toolopenai.NewChat(reg), toolopenai.NewChat(reg, toolopenai.WithStrictTools("get_weather"))
 	fmt.Println(plain.Strict("get_weather"), strict.Strict("get_weather"), strict.Strict("set_labels"))
 	// Output:
 	// false true false
@@ -812,15 +830,27 @@ func ExampleAdapter_Strict() {
 // A dynamic tool (here an MCP server's, say) whose schema strict mode
 // cannot express is sent non-strict rather than refused; NotStrict says
 // why.
-func ExampleAdapter_NotStrict() {
+func ExampleChat_NotStrict() {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, toolreg.MustNewDynamic("search", "Searches the documents.",
 		json.RawMessage(`{"type":"object","properties":{"filters":{"type":"object","additionalProperties":{"type":"string"}}}}`),
 		func(context.Context, json.RawMessage) (string, error) { return "", nil }))
-	adapter := toolopenai.New(reg, toolopenai.WithStrict())
+	adapter := toolopenai.NewChat(reg, toolopenai.WithStrict())
 	fmt.Println(adapter.NotStrict("get_weather"))
 	fmt.Println(adapter.NotStrict("search"))
 	// Output:
 	// <nil>
 	// tool cannot be sent in strict mode: tool "search": schema at filters: OpenAI strict mode cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects
+}
+
+// Responses has the same strict mode as Chat, under the same options.
+func ExampleResponses_Strict() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, setLabels)
+	adapter := toolopenai.NewResponses(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+	fmt.Println(adapter.Strict("get_weather"), adapter.Strict("set_labels"))
+	fmt.Println(adapter.NotStrict("set_labels") != nil)
+	// Output:
+	// true false
+	// true
 }

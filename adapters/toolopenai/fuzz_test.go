@@ -24,17 +24,17 @@ func FuzzDispatch(f *testing.F) {
 	f.Add([]byte(`[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Oslo\"}"}}]`))
 	f.Add([]byte(`[{"id":"c1","type":"function","function":{"name":"get_weather","arguments":{"city":"Oslo","days":null}}},{"id":"c2","function":{"name":"x"}}]`))
 	f.Add([]byte(`[{"id":1,"function":"nope"}]`))
-	strict := New(fuzzRegistry(), WithStrict())
-	plain := New(fuzzRegistry())
+	strict := NewChat(fuzzRegistry(), WithStrict())
+	plain := NewChat(fuzzRegistry())
 	f.Fuzz(func(t *testing.T, payload []byte) {
-		for _, a := range []*Adapter{plain, strict} {
-			out, err := a.CallChatJSON(context.Background(), payload)
+		for _, a := range []*Chat{plain, strict} {
+			out, err := a.CallAllJSON(context.Background(), payload)
 			if err == nil && !json.Valid(out) {
 				t.Fatalf("invalid JSON out: %s", out)
 			}
 			var msg openai.ChatCompletionMessage
 			if json.Unmarshal([]byte(`{"role":"assistant","tool_calls":`+string(payload)+`}`), &msg) == nil {
-				if got := a.CallChat(context.Background(), msg); len(got) != len(msg.ToolCalls) {
+				if got := a.CallAll(context.Background(), msg); len(got) != len(msg.ToolCalls) {
 					t.Fatalf("%d messages for %d calls", len(got), len(msg.ToolCalls))
 				}
 			}

@@ -85,8 +85,8 @@ var chatMedia = adapt.MediaRules{
 // the output; one with media, a list: its text, then each image as an
 // input_image and each file as an input_file, or the line of text that
 // says why it was left out.
-func (a *Adapter) functionCallOutputs(calls []toolreg.ToolCall, outs []toolreg.Output) []responses.ResponseInputItemUnionParam {
-	turn := a.responsesMedia.Turn()
+func (a *Responses) functionCallOutputs(calls []toolreg.ToolCall, outs []toolreg.Output) []responses.ResponseInputItemUnionParam {
+	turn := a.media.Turn()
 	items := make([]responses.ResponseInputItemUnionParam, len(calls))
 	for i, c := range calls {
 		pieces := turn.Take(outs[i].Media)
@@ -133,8 +133,8 @@ func functionCallOutput(callID, text string) responses.ResponseInputItemUnionPar
 // carry media it takes, the user message that holds them, to follow the
 // tool messages. A tool message's text says which of its media follow,
 // and which were left out and why.
-func (a *Adapter) chatResults(calls []toolreg.ToolCall, outs []toolreg.Output) (texts []string, media *openai.ChatCompletionMessageParamUnion) {
-	turn := a.chatMedia.Turn()
+func (a *Chat) chatResults(calls []toolreg.ToolCall, outs []toolreg.Output) (texts []string, media *openai.ChatCompletionMessageParamUnion) {
+	turn := a.media.Turn()
 	texts = make([]string, len(calls))
 	var parts []openai.ChatCompletionContentPartUnionParam
 	for i, c := range calls {
@@ -175,7 +175,7 @@ func (a *Adapter) chatResults(calls []toolreg.ToolCall, outs []toolreg.Output) (
 // chatMessages are the messages that answer calls with outs: one tool
 // message per call, in call order, then the user message holding their
 // media, if any.
-func (a *Adapter) chatMessages(calls []toolreg.ToolCall, outs []toolreg.Output) []openai.ChatCompletionMessageParamUnion {
+func (a *Chat) chatMessages(calls []toolreg.ToolCall, outs []toolreg.Output) []openai.ChatCompletionMessageParamUnion {
 	texts, media := a.chatResults(calls, outs)
 	msgs := make([]openai.ChatCompletionMessageParamUnion, len(calls), len(calls)+1)
 	for i, c := range calls {

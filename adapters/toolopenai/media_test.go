@@ -63,26 +63,26 @@ func rawMessages(t *testing.T, body []byte) []json.RawMessage {
 }
 
 // TestChatMedia sends results with media through the real SDK, from the
-// runner, from CallChat and from CallChatJSON: the tool messages say what
+// runner, from Chat.CallAll and from Chat.CallAllJSON: the tool messages say what
 // follows and what was left out, and one user message after them carries
 // the images and PDFs.
 func TestChatMedia(t *testing.T) {
 	for _, tc := range mediaCases {
 		t.Run(tc.name, func(t *testing.T) {
 			pairs := showPairs(tc.calls)
-			a := New(adapttest.MediaRegistry())
+			a := NewChat(adapttest.MediaRegistry())
 			if tc.small {
-				a.chatMedia = small(chatMedia)
+				a.media = small(chatMedia)
 			}
 			f := fakeOpenAI(toolCalls(pairs...), answer("Seen."))
 			client := newClient(t, f)
-			if _, err := a.RunChat(context.Background(), &client.Chat.Completions, chatParams(), agent.Options{}); err != nil {
+			if _, err := a.Run(context.Background(), &client.Chat.Completions, chatParams(), nil, agent.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			sent := rawMessages(t, f.Raw[1])[2:] // after the user's and the assistant's
 			adapttest.GoldenJSON(t, "chat_"+tc.golden, join(sent), *update)
 
-			// CallChat, sent by the SDK: the same bytes.
+			// Chat.CallAll, sent by the SDK: the same bytes.
 			var completion openai.ChatCompletion
 			if err := json.Unmarshal([]byte(toolCalls(pairs...)), &completion); err != nil {
 				t.Fatal(err)
@@ -90,17 +90,17 @@ func TestChatMedia(t *testing.T) {
 			msg := completion.Choices[0].Message
 			p := chatParams()
 			p.Messages = append(p.Messages, msg.ToParam())
-			p.Messages = append(p.Messages, a.CallChat(context.Background(), msg)...)
+			p.Messages = append(p.Messages, a.CallAll(context.Background(), msg)...)
 			f = fakeOpenAI(answer("Seen."))
 			client = newClient(t, f)
 			if _, err := client.Chat.Completions.New(context.Background(), p); err != nil {
 				t.Fatal(err)
 			}
 			if got := join(rawMessages(t, f.Raw[0])[2:]); !bytes.Equal(join(sent), got) {
-				t.Errorf("CallChat sends other bytes than the runner:\nrun  %s\ncall %s", join(sent), got)
+				t.Errorf("Chat.CallAll sends other bytes than the runner:\nrun  %s\ncall %s", join(sent), got)
 			}
 
-			// CallChatJSON: the same messages.
+			// Chat.CallAllJSON: the same messages.
 			var calls struct {
 				Choices []struct {
 					Message struct {
@@ -109,11 +109,11 @@ func TestChatMedia(t *testing.T) {
 				} `json:"choices"`
 			}
 			json.Unmarshal([]byte(toolCalls(pairs...)), &calls)
-			wire, err := a.CallChatJSON(context.Background(), calls.Choices[0].Message.ToolCalls)
+			wire, err := a.CallAllJSON(context.Background(), calls.Choices[0].Message.ToolCalls)
 			if err != nil {
 				t.Fatal(err)
 			}
-			adapttest.SameJSON(t, "CallChatJSON", join(sent), wire)
+			adapttest.SameJSON(t, "Chat.CallAllJSON", join(sent), wire)
 		})
 	}
 }
@@ -125,19 +125,19 @@ func join(raw []json.RawMessage) json.RawMessage {
 }
 
 // TestResponsesMedia: the same turns on the Responses API, from the
-// runner and from CallResponses: a result with media has a list as its
+// runner and from Responses.CallAll: a result with media has a list as its
 // output, of input_text, input_image and input_file items.
 func TestResponsesMedia(t *testing.T) {
 	for _, tc := range mediaCases {
 		t.Run(tc.name, func(t *testing.T) {
 			pairs := showPairs(tc.calls)
-			a := New(adapttest.MediaRegistry())
+			a := NewResponses(adapttest.MediaRegistry())
 			if tc.small {
-				a.responsesMedia = small(responsesMedia)
+				a.media = small(responsesMedia)
 			}
 			f := fakeOpenAI(responsesCalls(pairs...), responsesAnswer("Seen."))
 			client := newClient(t, f)
-			if _, err := a.RunResponses(context.Background(), &client.Responses, responsesParams(), agent.Options{}); err != nil {
+			if _, err := a.Run(context.Background(), &client.Responses, responsesParams(), nil, agent.Options{}); err != nil {
 				t.Fatal(err)
 			}
 			var req struct {
@@ -146,13 +146,13 @@ func TestResponsesMedia(t *testing.T) {
 			json.Unmarshal(f.Raw[1], &req)
 			adapttest.GoldenJSON(t, "responses_"+tc.golden, req.Input, *update)
 
-			// CallResponses, sent by the SDK: the same bytes.
+			// Responses.CallAll, sent by the SDK: the same bytes.
 			var resp responses.Response
 			if err := json.Unmarshal([]byte(responsesCalls(pairs...)), &resp); err != nil {
 				t.Fatal(err)
 			}
 			p := responsesParams()
-			p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: a.CallResponses(context.Background(), resp.Output)}
+			p.Input = responses.ResponseNewParamsInputUnion{OfInputItemList: a.CallAll(context.Background(), resp.Output)}
 			f = fakeOpenAI(responsesAnswer("Seen."))
 			client = newClient(t, f)
 			if _, err := client.Responses.New(context.Background(), p); err != nil {
@@ -163,7 +163,7 @@ func TestResponsesMedia(t *testing.T) {
 			}
 			json.Unmarshal(f.Raw[0], &got)
 			if !bytes.Equal(req.Input, got.Input) {
-				t.Errorf("CallResponses sends other bytes than the runner:\nrun  %s\ncall %s", req.Input, got.Input)
+				t.Errorf("Responses.CallAll sends other bytes than the runner:\nrun  %s\ncall %s", req.Input, got.Input)
 			}
 		})
 	}
@@ -173,18 +173,18 @@ func TestResponsesMedia(t *testing.T) {
 // media of an earlier turn, byte for byte, and the results of the paused
 // turn that ran keep their media.
 func TestChatMediaResume(t *testing.T) {
-	a := New(adapttest.MediaRegistry(adapttest.PDFsWaitForApproval()))
+	a := NewChat(adapttest.MediaRegistry(adapttest.PDFsWaitForApproval()))
 	f := fakeOpenAI(
 		toolCalls(adapttest.PausedTurns[0]...),
 		toolCalls(adapttest.PausedTurns[1]...),
 		answer("Seen."))
 	client := newClient(t, f)
-	run, err := a.RunChat(context.Background(), &client.Chat.Completions, chatParams(), agent.Options{})
+	run, err := a.Run(context.Background(), &client.Chat.Completions, chatParams(), nil, agent.Options{})
 	if !errors.Is(err, agent.ErrPaused) {
 		t.Fatalf("err = %v, want the run paused", err)
 	}
 	st := adapttest.ApproveAll(t, run.State)
-	if _, err := a.ResumeChat(context.Background(), &client.Chat.Completions, chatParams(), st, agent.Options{}); err != nil {
+	if _, err := a.Run(context.Background(), &client.Chat.Completions, chatParams(), st, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	before, after := rawMessages(t, f.Raw[1]), rawMessages(t, f.Raw[2])

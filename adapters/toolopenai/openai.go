@@ -1,7 +1,7 @@
 // Package openai serves a toolreg.Registry to OpenAI models through the
 // official SDK (github.com/openai/openai-go/v3): tool definitions for Chat
 // Completions and Responses (optionally in strict mode), the dispatch of a
-// model's tool calls, and agent loops (RunChat, RunResponses). The *JSON
+// model's tool calls, and agent loops (Chat.Run, Responses.Run). The *JSON
 // functions speak the plain wire format, for other clients and
 // OpenAI-compatible servers (Ollama, vLLM, llama.cpp).
 //
@@ -22,20 +22,33 @@ import (
 	"github.com/toolreg/toolreg/internal/dialect"
 )
 
-// Adapter speaks OpenAI for one registry. Definitions are lowered once per
-// tool and cached; tools added to the registry later are picked up. An
-// Adapter is safe for concurrent use.
+// Chat speaks OpenAI's Chat Completions API for one registry.
+// Definitions are lowered once per tool and cached; tools added to the
+// registry later are picked up. A Chat is safe for concurrent use.
 //
 // A tool's parameters are its input schema less what only restates its Go
 // types (a bound at the limit of int64, the RFC 3339 pattern of a
 // time.Time beside format date-time), lowered for strict mode where it is
 // on. Calls are still checked against the full input schema, so a model
 // that crosses an omitted bound is told which.
-type Adapter struct {
+type Chat struct {
+	toolSet
+	media *adapt.MediaRules // what Chat Completions takes of the results' media
+}
+
+// Responses speaks OpenAI's Responses API for one registry, as Chat does
+// for Chat Completions: the same definitions, strict mode and checks. A
+// Responses is safe for concurrent use.
+type Responses struct {
+	toolSet
+	media *adapt.MediaRules // what the Responses API takes of the results' media
+}
+
+// toolSet is what Chat and Responses share: the registry, its definitions
+// lowered once per tool, and the strict mode of each.
+type toolSet struct {
 	reg  *toolreg.Registry
 	defs *adapt.Defs[*entry]
-	// What each API takes of the results' media.
-	chatMedia, responsesMedia *adapt.MediaRules
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -46,11 +59,19 @@ type entry struct {
 	strict adapt.Strict // zero for a tool sent non-strict
 }
 
-// New returns an Adapter for reg.
-func New(reg *toolreg.Registry, opts ...Option) *Adapter {
+// NewChat returns a Chat for reg.
+func NewChat(reg *toolreg.Registry, opts ...Option) *Chat {
+	return &Chat{toolSet: newToolSet(reg, opts), media: &chatMedia}
+}
+
+// NewResponses returns a Responses for reg.
+func NewResponses(reg *toolreg.Registry, opts ...Option) *Responses {
+	return &Responses{toolSet: newToolSet(reg, opts), media: &responsesMedia}
+}
+
+func newToolSet(reg *toolreg.Registry, opts []Option) toolSet {
 	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
-	return &Adapter{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build),
-		chatMedia: &chatMedia, responsesMedia: &responsesMedia}
+	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build)}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
@@ -98,11 +119,11 @@ func rawObject(schema json.RawMessage) (map[string]any, error) {
 	return out, nil
 }
 
-// ChatTools returns the registry's tools as Chat Completions tool params,
+// Tools returns the registry's tools as Chat Completions tool params,
 // in registration order, ready for ChatCompletionNewParams.Tools. The
 // params are the caller's; their Parameters maps are shared and must not
 // be modified.
-func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
+func (a *Chat) Tools() ([]openai.ChatCompletionToolUnionParam, error) {
 	_, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
@@ -116,9 +137,9 @@ func (a *Adapter) ChatTools() ([]openai.ChatCompletionToolUnionParam, error) {
 	return out, nil
 }
 
-// ResponsesTools returns the registry's tools as Responses API tool params,
+// Tools returns the registry's tools as Responses API tool params,
 // ready for responses.ResponseNewParams.Tools.
-func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
+func (a *Responses) Tools() ([]responses.ToolUnionParam, error) {
 	_, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
@@ -132,20 +153,20 @@ func (a *Adapter) ResponsesTools() ([]responses.ToolUnionParam, error) {
 	return out, nil
 }
 
-// ChatToolsJSON is ChatTools as the JSON array the Chat Completions API
+// ToolsJSON is Tools as the JSON array the Chat Completions API
 // takes in "tools", for clients other than the official SDK.
-func (a *Adapter) ChatToolsJSON() (json.RawMessage, error) {
-	tools, err := a.ChatTools()
+func (a *Chat) ToolsJSON() (json.RawMessage, error) {
+	tools, err := a.Tools()
 	if err != nil {
 		return nil, err
 	}
 	return json.Marshal(tools)
 }
 
-// ResponsesToolsJSON is ResponsesTools as the JSON array the Responses API
+// ToolsJSON is Tools as the JSON array the Responses API
 // takes in "tools".
-func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
-	tools, err := a.ResponsesTools()
+func (a *Responses) ToolsJSON() (json.RawMessage, error) {
+	tools, err := a.Tools()
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +174,7 @@ func (a *Adapter) ResponsesToolsJSON() (json.RawMessage, error) {
 }
 
 // Strict reports whether the named tool is sent in strict mode.
-func (a *Adapter) Strict(name string) bool {
+func (a *toolSet) Strict(name string) bool {
 	e, ok := a.defs.Lookup(name)
 	return ok && e.strict.On()
 }
@@ -162,7 +183,7 @@ func (a *Adapter) Strict(name string) bool {
 // mode was asked for it: its schema cannot be made strict (a dynamic tool's
 // or a hand-written one's, or any tool under WithNonStrictFallback). nil
 // when the tool is strict, or strict mode was not asked for it.
-func (a *Adapter) NotStrict(name string) error {
+func (a *toolSet) NotStrict(name string) error {
 	e, ok := a.defs.Lookup(name)
 	if !ok {
 		return nil
@@ -173,7 +194,7 @@ func (a *Adapter) NotStrict(name string) error {
 // toolCall turns one provider call into a registry call: the arguments
 // string is the JSON, and a strict tool's placeholder nulls are dropped so
 // that the call validates against the canonical schema.
-func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
+func (a *toolSet) toolCall(id, name, arguments string) toolreg.ToolCall {
 	args := []byte(arguments)
 	if e, ok := a.defs.Lookup(name); ok {
 		args = e.strict.StripNulls(args)
@@ -181,8 +202,8 @@ func (a *Adapter) toolCall(id, name, arguments string) toolreg.ToolCall {
 	return toolreg.ToolCall{ID: id, Name: name, Arguments: args}
 }
 
-// ChatCalls lists the tool calls of an assistant message as registry calls.
-func (a *Adapter) ChatCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall {
+// ToolCalls lists the tool calls of an assistant message as registry calls.
+func (a *Chat) ToolCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall {
 	calls := make([]toolreg.ToolCall, len(msg.ToolCalls))
 	for i, tc := range msg.ToolCalls {
 		name, args := tc.Function.Name, tc.Function.Arguments
@@ -194,7 +215,7 @@ func (a *Adapter) ChatCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall
 	return calls
 }
 
-// CallChat runs the tool calls of an assistant message concurrently and
+// CallAll runs the tool calls of an assistant message concurrently and
 // returns one tool message per call, in the order of the calls. Failures
 // (unknown tool, invalid arguments, a tool's error or panic) are tool
 // messages too, whose text tells the model what to fix.
@@ -206,14 +227,14 @@ func (a *Adapter) ChatCalls(msg openai.ChatCompletionMessage) []toolreg.ToolCall
 // follow. Audio, other types, and media past 50 MB for the turn are left
 // out, each replaced in the tool message by a line of text that says what
 // and why. Append every message returned, in order.
-func (a *Adapter) CallChat(ctx context.Context, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
-	calls := a.ChatCalls(msg)
+func (a *Chat) CallAll(ctx context.Context, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
+	calls := a.ToolCalls(msg)
 	return a.chatMessages(calls, a.reg.CallAll(ctx, calls))
 }
 
-// ResponsesCalls lists the function_call items of a response's output as
+// ToolCalls lists the function_call items of a response's output as
 // registry calls, keyed by call_id.
-func (a *Adapter) ResponsesCalls(output []responses.ResponseOutputItemUnion) []toolreg.ToolCall {
+func (a *Responses) ToolCalls(output []responses.ResponseOutputItemUnion) []toolreg.ToolCall {
 	var calls []toolreg.ToolCall
 	for _, item := range output {
 		if item.Type != "function_call" {
@@ -225,7 +246,7 @@ func (a *Adapter) ResponsesCalls(output []responses.ResponseOutputItemUnion) []t
 	return calls
 }
 
-// CallResponses runs the function_call items of a response's output and
+// CallAll runs the function_call items of a response's output and
 // returns one function_call_output input item per call, in order.
 //
 // A result with media (toolreg.Output.Media) has a list as its output:
@@ -233,21 +254,21 @@ func (a *Adapter) ResponsesCalls(output []responses.ResponseOutputItemUnion) []t
 // input_image and files (PDFs, text, office documents) as input_file, all
 // inline. Audio, other types, and media past 50 MB for the turn are left
 // out, each replaced by a line of text that says what and why.
-func (a *Adapter) CallResponses(ctx context.Context, output []responses.ResponseOutputItemUnion) []responses.ResponseInputItemUnionParam {
-	calls := a.ResponsesCalls(output)
+func (a *Responses) CallAll(ctx context.Context, output []responses.ResponseOutputItemUnion) []responses.ResponseInputItemUnionParam {
+	calls := a.ToolCalls(output)
 	return a.functionCallOutputs(calls, a.reg.CallAll(ctx, calls))
 }
 
-// CallResponsesJSON is CallResponses on the wire format, for clients
+// CallAllJSON is CallAll on the wire format, for clients
 // other than the official SDK: it takes the "output" array of a response
 // and returns the JSON array of function_call_output items to send in the
 // next request's "input", the bytes the SDK would send.
-func (a *Adapter) CallResponsesJSON(ctx context.Context, output json.RawMessage) (json.RawMessage, error) {
+func (a *Responses) CallAllJSON(ctx context.Context, output json.RawMessage) (json.RawMessage, error) {
 	var items []responses.ResponseOutputItemUnion
 	if err := json.Unmarshal(output, &items); err != nil {
 		return nil, fmt.Errorf("openai: output is not a JSON array of response output items: %w", err)
 	}
-	return json.Marshal(a.CallResponses(ctx, items))
+	return json.Marshal(a.CallAll(ctx, items))
 }
 
 type wireToolMessage struct {
@@ -256,12 +277,12 @@ type wireToolMessage struct {
 	Content    string `json:"content"`
 }
 
-// CallChatJSON is CallChat on the wire format: it takes the "tool_calls"
+// CallAllJSON is CallAll on the wire format: it takes the "tool_calls"
 // array of an assistant message and returns the JSON array of tool
 // messages to append to "messages", followed by the user message that
-// holds their media, if any, as CallChat makes it. Arguments may also be
+// holds their media, if any, as CallAll makes it. Arguments may also be
 // given as a JSON object instead of a string, as Ollama's native API does.
-func (a *Adapter) CallChatJSON(ctx context.Context, toolCalls json.RawMessage) (json.RawMessage, error) {
+func (a *Chat) CallAllJSON(ctx context.Context, toolCalls json.RawMessage) (json.RawMessage, error) {
 	var raw []json.RawMessage
 	if err := json.Unmarshal(toolCalls, &raw); err != nil {
 		return nil, fmt.Errorf("openai: tool_calls is not a JSON array: %w", err)

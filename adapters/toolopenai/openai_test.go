@@ -63,8 +63,8 @@ func TestChatRequestTools(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			f := fakeOpenAI(answer("hi"))
 			client := newClient(t, f)
-			a := New(adapttest.Registry(nil), tc.opts...)
-			tools, err := a.ChatTools()
+			a := NewChat(adapttest.Registry(nil), tc.opts...)
+			tools, err := a.Tools()
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,14 +74,14 @@ func TestChatRequestTools(t *testing.T) {
 				t.Fatal(err)
 			}
 			adapttest.GoldenValue(t, tc.name, f.Requests[0]["tools"], *update)
-			wire, err := a.ChatToolsJSON()
+			wire, err := a.ToolsJSON()
 			if err != nil {
 				t.Fatal(err)
 			}
 			var fromWire any
 			json.Unmarshal(wire, &fromWire)
 			if diff := cmp.Diff(f.Requests[0]["tools"], fromWire); diff != "" {
-				t.Errorf("ChatToolsJSON differs from what the SDK sends (-sdk +json):\n%s", diff)
+				t.Errorf("Chat.ToolsJSON differs from what the SDK sends (-sdk +json):\n%s", diff)
 			}
 		})
 	}
@@ -90,7 +90,7 @@ func TestChatRequestTools(t *testing.T) {
 // TestChatToolsKeepPropertyOrder checks that the parameters reach the wire
 // with the properties in declaration order, not sorted.
 func TestChatToolsKeepPropertyOrder(t *testing.T) {
-	wire, err := New(adapttest.Registry(nil)).ChatToolsJSON()
+	wire, err := NewChat(adapttest.Registry(nil)).ToolsJSON()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestChatToolsKeepPropertyOrder(t *testing.T) {
 func TestResponsesRequestTools(t *testing.T) {
 	f := fakeOpenAI(`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"completed","output":[]}`)
 	client := newClient(t, f)
-	tools, err := New(adapttest.Registry(nil)).ResponsesTools()
+	tools, err := NewResponses(adapttest.Registry(nil)).Tools()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,9 +130,9 @@ func TestRunChatLoop(t *testing.T) {
 		Run: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, maxSteps int) (adapttest.Outcome, error) {
 			client := newClient(t, api)
 			var turns int
-			run, err := New(reg).RunChat(ctx, &client.Chat.Completions, openai.ChatCompletionNewParams{
+			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, openai.ChatCompletionNewParams{
 				Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("plan my week")},
-			}, agent.Options{MaxSteps: maxSteps, OnEvent: func(e agent.Event) {
+			}, nil, agent.Options{MaxSteps: maxSteps, OnEvent: func(e agent.Event) {
 				if e.Kind == agent.StepDone {
 					turns++
 				}
@@ -173,13 +173,13 @@ func TestStrictNullsDropped(t *testing.T) {
 	f := fakeOpenAI(toolCalls("get_weather", `{"city":"Paris","days":null,"unit":null}`), answer("ok"))
 	client := newClient(t, f)
 	var received adapttest.Received
-	a := New(adapttest.Registry(&received), WithStrict())
+	a := NewChat(adapttest.Registry(&received), WithStrict())
 	if !a.Strict("get_weather") {
 		t.Fatal("get_weather not strict")
 	}
-	if _, err := a.RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
+	if _, err := a.Run(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
-	}, agent.Options{}); err != nil {
+	}, nil, agent.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	msgs := f.Requests[1]["messages"].([]any)
@@ -194,15 +194,15 @@ func TestStrictNullsDropped(t *testing.T) {
 func TestStrictRefusesOpenMaps(t *testing.T) {
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(adapttest.Tag)
-	_, err := New(reg, WithStrict()).ChatTools()
+	_, err := NewChat(reg, WithStrict()).Tools()
 	adapttest.WantUnsupported(t, err, "tag", "labels")
-	tools, err := New(reg, WithStrict(), WithNonStrictFallback()).ChatTools()
+	tools, err := NewChat(reg, WithStrict(), WithNonStrictFallback()).Tools()
 	if err != nil || tools[0].OfFunction.Function.Strict.Value {
 		t.Errorf("fallback: err %v, strict %v", err, tools[0].OfFunction.Function.Strict)
 	}
 }
 
-func TestCallResponses(t *testing.T) {
+func TestResponsesCallAll(t *testing.T) {
 	var resp responses.Response
 	err := json.Unmarshal([]byte(`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"completed","output":[
 		{"type":"reasoning","id":"rs_1","summary":[]},
@@ -211,7 +211,7 @@ func TestCallResponses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	items := New(adapttest.Registry(nil)).CallResponses(context.Background(), resp.Output)
+	items := NewResponses(adapttest.Registry(nil)).CallAll(context.Background(), resp.Output)
 	b, _ := json.Marshal(items)
 	var got []map[string]any
 	json.Unmarshal(b, &got)
@@ -224,9 +224,9 @@ func TestCallResponses(t *testing.T) {
 	}
 }
 
-func TestCallChatJSON(t *testing.T) {
-	a := New(adapttest.Registry(nil))
-	out, err := a.CallChatJSON(context.Background(), json.RawMessage(`[
+func TestChatCallAllJSON(t *testing.T) {
+	a := NewChat(adapttest.Registry(nil))
+	out, err := a.CallAllJSON(context.Background(), json.RawMessage(`[
 		{"id":"c1","type":"function","function":{"name":"get_weather","arguments":"{\"city\":\"Lima\"}"}},
 		{"id":"c2","type":"function","function":{"name":"get_weather","arguments":{"city":"Quito","days":3}}}]`))
 	if err != nil {
@@ -236,14 +236,14 @@ func TestCallChatJSON(t *testing.T) {
 	if string(out) != want {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
-	if _, err := a.CallChatJSON(context.Background(), json.RawMessage(`{}`)); err == nil {
+	if _, err := a.CallAllJSON(context.Background(), json.RawMessage(`{}`)); err == nil {
 		t.Error("a non-array was accepted")
 	}
 }
 
-func TestCallResponsesJSON(t *testing.T) {
-	a := New(adapttest.Registry(nil))
-	out, err := a.CallResponsesJSON(context.Background(), json.RawMessage(`[
+func TestResponsesCallAllJSON(t *testing.T) {
+	a := NewResponses(adapttest.Registry(nil))
+	out, err := a.CallAllJSON(context.Background(), json.RawMessage(`[
 		{"type":"reasoning","id":"rs_1","summary":[]},
 		{"type":"function_call","id":"fc_1","call_id":"c1","name":"get_weather","arguments":"{\"city\":\"Lima\"}","status":"completed"},
 		{"type":"function_call","id":"fc_2","call_id":"c2","name":"get_weather","arguments":"{\"city\":","status":"completed"}]`))
@@ -261,7 +261,7 @@ func TestCallResponsesJSON(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if _, err := a.CallResponsesJSON(context.Background(), json.RawMessage(`{}`)); err == nil {
+	if _, err := a.CallAllJSON(context.Background(), json.RawMessage(`{}`)); err == nil {
 		t.Error("a non-array was accepted")
 	}
 }
@@ -270,9 +270,9 @@ func TestRunChatTruncated(t *testing.T) {
 	reply := strings.Replace(toolCalls("get_time", `{`), `"finish_reason":"tool_calls"`, `"finish_reason":"length"`, 1)
 	f := fakeOpenAI(reply)
 	client := newClient(t, f)
-	run, err := New(adapttest.Registry(nil)).RunChat(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
+	run, err := NewChat(adapttest.Registry(nil)).Run(context.Background(), &client.Chat.Completions, openai.ChatCompletionNewParams{
 		Model: "m", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
-	}, agent.Options{})
+	}, nil, agent.Options{})
 	if !errors.Is(err, toolreg.ErrTruncated) || len(run.Messages) != 2 {
 		t.Errorf("err = %v, transcript %d", err, len(run.Messages))
 	}
@@ -282,21 +282,21 @@ func TestHandWrittenTool(t *testing.T) {
 	reg := toolreg.NewRegistry()
 	// A tool holding a slice is not comparable: the cache must not need it.
 	reg.MustAdd(adapttest.RawTool{ToolName: "raw", Input: json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`)})
-	a := New(reg)
-	tools, err := a.ChatTools()
+	a := NewChat(reg)
+	tools, err := a.Tools()
 	if err != nil || len(tools) != 1 {
 		t.Fatalf("%v %v", tools, err)
 	}
 	tools[0].OfFunction.Function.Name = "changed"
-	again, _ := a.ChatTools()
+	again, _ := a.Tools()
 	if again[0].OfFunction.Function.Name != "raw" {
 		t.Error("a caller's change leaked into the cache")
 	}
 }
 
-// TestRunResponses: parallel function calls answered with
+// TestResponsesRun: parallel function calls answered with
 // function_call_output items in call order, on the previous response.
-func TestRunResponses(t *testing.T) {
+func TestResponsesRun(t *testing.T) {
 	f := fakeOpenAI(
 		`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"completed","output":[
 			{"type":"function_call","id":"fc_1","call_id":"call_a","name":"get_weather","arguments":"{\"city\":\"Oslo\",\"days\":2}","status":"completed"},
@@ -308,9 +308,9 @@ func TestRunResponses(t *testing.T) {
 	reg := adapttest.Registry(nil)
 	calls := adapttest.CountCalls(reg)
 	var responsesSeen int
-	run, err := New(reg).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
+	run, err := NewResponses(reg).Run(context.Background(), &client.Responses, responses.ResponseNewParams{
 		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("weather?")},
-	}, agent.Options{OnEvent: func(e agent.Event) {
+	}, nil, agent.Options{OnEvent: func(e agent.Event) {
 		if _, ok := e.Response.(*responses.Response); ok && e.Kind == agent.StepDone {
 			responsesSeen++
 		}
@@ -340,9 +340,9 @@ func TestRunResponses(t *testing.T) {
 func TestRunResponsesIncomplete(t *testing.T) {
 	f := fakeOpenAI(`{"id":"resp_1","object":"response","created_at":1,"model":"m","status":"incomplete","incomplete_details":{"reason":"max_output_tokens"},"output":[]}`)
 	client := newClient(t, f)
-	_, err := New(adapttest.Registry(nil)).RunResponses(context.Background(), &client.Responses, responses.ResponseNewParams{
+	_, err := NewResponses(adapttest.Registry(nil)).Run(context.Background(), &client.Responses, responses.ResponseNewParams{
 		Model: "m", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("hi")},
-	}, agent.Options{})
+	}, nil, agent.Options{})
 	if !errors.Is(err, toolreg.ErrTruncated) || !strings.Contains(err.Error(), "max_output_tokens") {
 		t.Errorf("err = %v", err)
 	}
@@ -372,8 +372,8 @@ func TestOmittedBoundsStillChecked(t *testing.T) {
 		{"a date only", `{"id":1,"since":"2025-01-31"}`, `- since: "2025-01-31" is not a valid date-time`},
 	}
 	for _, opts := range [][]Option{nil, {WithStrict()}} {
-		a := New(reg, opts...)
-		tools, err := a.ChatToolsJSON()
+		a := NewChat(reg, opts...)
+		tools, err := a.ToolsJSON()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -386,7 +386,7 @@ func TestOmittedBoundsStillChecked(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/strict=%v", tt.name, a.Strict("find_issue")), func(t *testing.T) {
 				called = false
 				calls, _ := json.Marshal([]map[string]any{{"id": "c1", "type": "function", "function": map[string]any{"name": "find_issue", "arguments": tt.args}}})
-				out, err := a.CallChatJSON(context.Background(), calls)
+				out, err := a.CallAllJSON(context.Background(), calls)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -410,18 +410,18 @@ func chatParams() openai.ChatCompletionNewParams {
 }
 
 // TestChatControl: approvals, interrupts, retries and per-step tools
-// through RunChat and ResumeChat, as in every runner.
+// through Chat.Run, started and resumed, as in every runner.
 func TestChatControl(t *testing.T) {
 	adapttest.ControlTests(t, adapttest.Control{
 		Runner: adapttest.Runner{API: fakeOpenAI, Calls: toolCalls, Answer: answer, Results: chatResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).RunChat(ctx, &client.Chat.Completions, chatParams(), opts)
+			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), nil, opts)
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).ResumeChat(ctx, &client.Chat.Completions, chatParams(), st, opts)
+			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), st, opts)
 			return run.State, err
 		},
 		Tools:  chatToolNames,
@@ -501,12 +501,12 @@ func TestResponsesControl(t *testing.T) {
 		Runner: adapttest.Runner{API: fakeOpenAI, Calls: responsesCalls, Answer: responsesAnswer, Results: responsesResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).RunResponses(ctx, &client.Responses, responsesParams(), opts)
+			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, opts)
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).ResumeResponses(ctx, &client.Responses, responsesParams(), st, opts)
+			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, opts)
 			return run.State, err
 		},
 		Tools:  responsesToolNames,
@@ -546,8 +546,8 @@ func TestDynamicToolFallsBackToNonStrict(t *testing.T) {
 	reg.MustAdd(toolreg.MustNewDynamic("labels", "Sets labels.", json.RawMessage(`{"type":"object","properties":{"labels":{"type":"object","additionalProperties":{"type":"string"}}},"required":["labels"]}`),
 		func(context.Context, json.RawMessage) (string, error) { return "ok", nil }))
 	reg.MustAdd(adapttest.Registry(nil).Tools()...)
-	a := New(reg, WithStrict())
-	tools, err := a.ChatTools()
+	a := NewChat(reg, WithStrict())
+	tools, err := a.Tools()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -561,7 +561,7 @@ func TestDynamicToolFallsBackToNonStrict(t *testing.T) {
 		t.Errorf("NotStrict(get_weather) = %v", err)
 	}
 	reg.MustAdd(adapttest.Tag) // a typed open map: the author can fix it
-	if _, err := a.ChatTools(); !errors.Is(err, toolreg.ErrUnsupportedSchema) {
+	if _, err := a.Tools(); !errors.Is(err, toolreg.ErrUnsupportedSchema) {
 		t.Errorf("a typed tool strict mode cannot express: %v", err)
 	}
 }

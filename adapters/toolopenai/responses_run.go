@@ -17,23 +17,19 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt"
 )
 
-// ResponsesClient is the part of the SDK a Responses run needs:
+// ResponsesClient is the part of the SDK a Responses run needs, the plain
+// and the streaming request (agent.Options.Stream picks one):
 // &client.Responses satisfies it.
 type ResponsesClient interface {
 	New(ctx context.Context, body responses.ResponseNewParams, opts ...option.RequestOption) (*responses.Response, error)
-}
-
-// StreamingResponsesClient is the part of the SDK a streaming Responses
-// run needs: &client.Responses satisfies it.
-type StreamingResponsesClient interface {
 	NewStreaming(ctx context.Context, body responses.ResponseNewParams, opts ...option.RequestOption) *ssestream.Stream[responses.ResponseStreamEventUnion]
 }
 
-// ResponsesRun is what a Responses run produced, also when it ends with an
-// error.
-type ResponsesRun struct {
-	// Responses are the model's responses in order (of this call of
-	// RunResponses or ResumeResponses); each turn after the first continues
+// ResponsesRunResult is what a Responses run produced, also when it ends
+// with an error.
+type ResponsesRunResult struct {
+	// Responses are the model's responses in order (of this call of Run);
+	// each turn after the first continues
 	// the previous one (previous_response_id) with the function_call_output
 	// items of its calls.
 	Responses []*responses.Response
@@ -42,13 +38,13 @@ type ResponsesRun struct {
 	Inputs [][]responses.ResponseInputItemUnionParam
 	// Final is the last response.
 	Final *responses.Response
-	// State is where the run stands, as data: resume it with
-	// ResumeResponses when the run returned agent.ErrPaused.
+	// State is where the run stands, as data: resume it with Run when the
+	// run returned agent.ErrPaused.
 	State *agent.State
 }
 
 // Answer is the text of the final response, "" if there is none.
-func (r *ResponsesRun) Answer() string {
+func (r *ResponsesRunResult) Answer() string {
 	if r.Final == nil {
 		return ""
 	}
@@ -56,58 +52,47 @@ func (r *ResponsesRun) Answer() string {
 }
 
 // Steps counts the model calls of the run, resumed runs included.
-func (r *ResponsesRun) Steps() int { return r.State.Steps }
+func (r *ResponsesRunResult) Steps() int { return r.State.Steps }
 
 const responsesProvider = "openai.responses"
 
-// RunResponses is RunChat on the Responses API: the conversation state
-// stays on the server, and each turn sends the function_call_output items
-// of the previous response's calls with previous_response_id (so the
-// request must not set store to false). The semantics are RunChat's; a
-// response left incomplete by a token limit ends the run with
-// toolreg.ErrTruncated.
-func (a *Adapter) RunResponses(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, opts agent.Options) (*ResponsesRun, error) {
-	return a.runResponses(ctx, &responsesModel{a: a, client: client}, params, &agent.State{}, opts)
-}
-
-// ResumeResponses goes on with a paused Responses run, as ResumeChat does
-// for chat: state holds the response to continue (State.Cursor).
-func (a *Adapter) ResumeResponses(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
-	return a.runResponses(ctx, &responsesModel{a: a, client: client}, params, state, opts)
-}
-
-// StreamResponses is RunResponses on the streaming API, as StreamChat is
-// for chat.
-func (a *Adapter) StreamResponses(ctx context.Context, client StreamingResponsesClient, params responses.ResponseNewParams, opts agent.Options) (*ResponsesRun, error) {
-	return a.runResponses(ctx, &responsesModel{a: a, stream: client}, params, &agent.State{}, opts)
-}
-
-// ResumeStreamResponses is ResumeResponses on the streaming API.
-func (a *Adapter) ResumeStreamResponses(ctx context.Context, client StreamingResponsesClient, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
-	return a.runResponses(ctx, &responsesModel{a: a, stream: client}, params, state, opts)
-}
-
-// ResponsesModel is the Responses API's side of a run, as ChatModel is for
-// chat.
-func (a *Adapter) ResponsesModel(client ResponsesClient, params responses.ResponseNewParams, state *agent.State) (agent.Model, error) {
-	return a.responsesModel(&responsesModel{a: a, client: client}, params, state)
-}
-
-func (a *Adapter) runResponses(ctx context.Context, m *responsesModel, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRun, error) {
-	m, err := a.responsesModel(m, params, state)
+// Run is Chat.Run on the Responses API: the conversation state stays on
+// the server, and each turn sends the function_call_output items of the
+// previous response's calls with previous_response_id (so the request must
+// not set store to false). The semantics are Chat.Run's, streaming
+// (agent.Options.Stream) included; a response left incomplete by a token
+// limit ends the run with toolreg.ErrTruncated.
+//
+// A nil or zero state starts a new run from params.Input. A state that an
+// earlier Run paused (agent.ErrPaused) goes on once the host has decided
+// its pending calls: it holds the response to continue (State.Cursor), and
+// params.Input is then ignored. The result's State is never nil.
+func (a *Responses) Run(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, state *agent.State, opts agent.Options) (*ResponsesRunResult, error) {
+	if state == nil {
+		state = &agent.State{}
+	}
+	m, err := a.model(client, params, state)
 	if err != nil {
 		return m.run, err
 	}
+	m.streaming = opts.Stream
 	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
 	return m.run, loop.Do(ctx)
 }
 
-func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNewParams, state *agent.State) (*responsesModel, error) {
+// Model is the Responses API's side of a run, as Chat.Model is for chat:
+// it never streams, and state must not be nil (the host holds the State it
+// drives and passes the same pointer to the loop).
+func (a *Responses) Model(client ResponsesClient, params responses.ResponseNewParams, state *agent.State) (agent.Model, error) {
+	return a.model(client, params, state)
+}
+
+func (a *Responses) model(client ResponsesClient, params responses.ResponseNewParams, state *agent.State) (*responsesModel, error) {
 	if state == nil {
 		return nil, errors.New("openai: a Responses model without a state")
 	}
-	m.params, m.fixedTools = params, len(params.Tools) > 0
-	m.run = &ResponsesRun{State: state}
+	m := &responsesModel{a: a, client: client, params: params, fixedTools: len(params.Tools) > 0}
+	m.run = &ResponsesRunResult{State: state}
 	if state.Cursor != "" {
 		m.params.PreviousResponseID = openai.String(state.Cursor)
 	}
@@ -128,13 +113,13 @@ func (a *Adapter) responsesModel(m *responsesModel, params responses.ResponseNew
 // response does not hold, but only once they ran; a sealed State
 // (agent.Options.StateKey) is what binds the turn to the run.
 type responsesModel struct {
-	a          *Adapter
+	a          *Responses
 	client     ResponsesClient
-	stream     StreamingResponsesClient
+	streaming  bool // ask through client.NewStreaming
 	params     responses.ResponseNewParams
 	fixedTools bool
 	unsent     []responses.ResponseInputItemUnionParam // answered, not yet sent
-	run        *ResponsesRun
+	run        *ResponsesRunResult
 }
 
 func (m *responsesModel) Info() agent.RunInfo {
@@ -145,7 +130,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
 	if !m.fixedTools {
-		all, err := m.a.ResponsesTools()
+		all, err := m.a.Tools()
 		if err != nil {
 			return agent.Reply{}, err
 		}
@@ -157,8 +142,8 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 	}
 	var resp *responses.Response
 	var err error
-	if m.stream != nil {
-		resp, err = m.a.streamResponses(ctx, m.stream, params, s.Number, emit, ready)
+	if m.streaming {
+		resp, err = m.a.stream(ctx, m.client, params, s.Number, emit, ready)
 	} else {
 		resp, err = m.client.New(ctx, params)
 	}
@@ -175,7 +160,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (%s)", s.Number, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
 	}
 	m.params.PreviousResponseID = openai.String(resp.ID)
-	return agent.Reply{Calls: m.a.ResponsesCalls(resp.Output), Usage: usage}, nil
+	return agent.Reply{Calls: m.a.ToolCalls(resp.Output), Usage: usage}, nil
 }
 
 func (m *responsesModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
@@ -214,11 +199,11 @@ func responsesToolChoice(c agent.ToolChoice) responses.ResponseNewParamsToolChoi
 	return mode(responses.ToolChoiceOptionsAuto)
 }
 
-// streamResponses reads one streamed response: text and function calls
+// stream reads one streamed response: text and function calls
 // are reported as they arrive, each call handed to ready when its item is
 // done, and the response is the one the response.completed event carries
 // (the API's own accumulation: no partial JSON is parsed here).
-func (a *Adapter) streamResponses(ctx context.Context, client StreamingResponsesClient, params responses.ResponseNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*responses.Response, error) {
+func (a *Responses) stream(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*responses.Response, error) {
 	stream := client.NewStreaming(ctx, params)
 	defer stream.Close()
 	calls := map[string]toolreg.ToolCall{} // function_call items, by item id

@@ -12,8 +12,8 @@ import (
 
 // BenchmarkStream measures what a streamed event costs on top of reading
 // the SDK's stream alone: an answer of 1,000 text chunks, read with the
-// SDK and its accumulator ("sdk"), and run through StreamChat with an
-// OnEvent that sees each delta ("StreamChat"). "ns/event" is per chunk.
+// SDK and its accumulator ("sdk"), and run through Chat.Run with Stream and an
+// OnEvent that sees each delta ("Run_stream"). "ns/event" is per chunk.
 func BenchmarkStream(b *testing.B) {
 	const events = 1000
 	reply := streamedAnswer(strings.TrimSpace(strings.Repeat("word ", events)))
@@ -43,11 +43,11 @@ func BenchmarkStream(b *testing.B) {
 			return stream.Err()
 		})
 	})
-	b.Run("StreamChat", func(b *testing.B) {
-		a := New(adapttest.Registry(nil))
+	b.Run("Run_stream", func(b *testing.B) {
+		a := NewChat(adapttest.Registry(nil))
 		run(b, func() error {
 			n := 0
-			_, err := a.StreamChat(context.Background(), &client.Chat.Completions, params, agent.Options{OnEvent: func(e agent.Event) {
+			_, err := a.Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 				if e.Kind == agent.TextDelta {
 					n++
 				}

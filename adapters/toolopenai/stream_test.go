@@ -87,12 +87,12 @@ func TestStreamChatControl(t *testing.T) {
 		Runner: adapttest.Runner{API: fakeOpenAI, Calls: streamedCalls, Answer: streamedAnswer, Results: chatResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).StreamChat(ctx, &client.Chat.Completions, chatParams(), opts)
+			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), nil, streaming(opts))
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).ResumeStreamChat(ctx, &client.Chat.Completions, chatParams(), st, opts)
+			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), st, streaming(opts))
 			return run.State, err
 		},
 		Tools:  chatToolNames,
@@ -121,7 +121,7 @@ func TestStreamChatEvents(t *testing.T) {
 	var text strings.Builder
 	var usage agent.Usage
 	args := map[string]string{}
-	run, err := New(adapttest.Registry(nil)).StreamChat(context.Background(), &client.Chat.Completions, chatParams(), agent.Options{OnEvent: func(e agent.Event) {
+	run, err := NewChat(adapttest.Registry(nil)).Run(context.Background(), &client.Chat.Completions, chatParams(), nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		switch e.Kind {
 		case agent.TextDelta:
 			text.WriteString(e.Text)
@@ -174,7 +174,7 @@ func TestStreamChatStartsCallsEarly(t *testing.T) {
 	client := newClient(t, api)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := New(reg).StreamChat(ctx, &client.Chat.Completions, chatParams(), agent.Options{}); err != nil {
+	if _, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), nil, agent.Options{Stream: true}); err != nil {
 		t.Fatal(err)
 	}
 	got := chatResults(t, api.Requests[1])
@@ -202,7 +202,7 @@ func TestStreamChatBroken(t *testing.T) {
 			var received adapttest.Received
 			api := fakeOpenAI(tt.reply)
 			client := newClient(t, api)
-			_, err := New(adapttest.Registry(&received)).StreamChat(context.Background(), &client.Chat.Completions, chatParams(), agent.Options{})
+			_, err := NewChat(adapttest.Registry(&received)).Run(context.Background(), &client.Chat.Completions, chatParams(), nil, agent.Options{Stream: true})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
@@ -211,7 +211,7 @@ func TestStreamChatBroken(t *testing.T) {
 			}
 		})
 	}
-	_, err := New(adapttest.Registry(nil)).StreamChat(context.Background(), &newClientFor(t, fakeOpenAI(adapttest.SSE(append(start, done)...))).Chat.Completions, chatParams(), agent.Options{})
+	_, err := NewChat(adapttest.Registry(nil)).Run(context.Background(), &newClientFor(t, fakeOpenAI(adapttest.SSE(append(start, done)...))).Chat.Completions, chatParams(), nil, agent.Options{Stream: true})
 	if !errors.Is(err, toolreg.ErrTruncated) {
 		t.Errorf("a stream ended mid-arguments: err %v, want ErrTruncated", err)
 	}
@@ -231,7 +231,7 @@ func TestStreamChatCancelled(t *testing.T) {
 	client := newClient(t, api)
 	ctx, cancel := context.WithCancel(context.Background())
 	var once bool
-	_, err := New(adapttest.Registry(nil)).StreamChat(ctx, &client.Chat.Completions, chatParams(), agent.Options{OnEvent: func(e agent.Event) {
+	_, err := NewChat(adapttest.Registry(nil)).Run(ctx, &client.Chat.Completions, chatParams(), nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		if e.Kind == agent.TextDelta && !once {
 			once = true
 			cancel()
@@ -294,12 +294,12 @@ func TestStreamResponsesControl(t *testing.T) {
 			Results: responsesResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).StreamResponses(ctx, &client.Responses, responsesParams(), opts)
+			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, streaming(opts))
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).ResumeStreamResponses(ctx, &client.Responses, responsesParams(), st, opts)
+			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
 			return run.State, err
 		},
 		Tools:  responsesToolNames,
@@ -315,7 +315,7 @@ func TestStreamResponsesEvents(t *testing.T) {
 	client := newClient(t, api)
 	var kinds []string
 	var text strings.Builder
-	run, err := New(adapttest.Registry(nil)).StreamResponses(context.Background(), &client.Responses, responsesParams(), agent.Options{OnEvent: func(e agent.Event) {
+	run, err := NewResponses(adapttest.Registry(nil)).Run(context.Background(), &client.Responses, responsesParams(), nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		switch e.Kind {
 		case agent.ArgumentsDelta:
 			return
@@ -340,12 +340,12 @@ func TestStreamResponsesEvents(t *testing.T) {
 	broken := adapttest.SSE(event("response.output_item.added", map[string]any{"output_index": 0, "item": map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "get_weather", "arguments": ""}}),
 		event("response.function_call_arguments.delta", map[string]any{"output_index": 0, "item_id": "fc_1", "delta": `{"ci`}), [2]string{adapttest.Cut})
 	client = newClient(t, fakeOpenAI(broken))
-	if _, err := New(adapttest.Registry(&received)).StreamResponses(context.Background(), &client.Responses, responsesParams(), agent.Options{}); err == nil || len(received.Args()) != 0 {
+	if _, err := NewResponses(adapttest.Registry(&received)).Run(context.Background(), &client.Responses, responsesParams(), nil, agent.Options{Stream: true}); err == nil || len(received.Args()) != 0 {
 		t.Errorf("a dropped stream: err %v, calls %v", err, received.Args())
 	}
 	failed := adapttest.SSE(event("error", map[string]any{"code": "server_error", "message": "the server is overloaded"}))
 	client = newClient(t, fakeOpenAI(failed))
-	if _, err := New(adapttest.Registry(nil)).StreamResponses(context.Background(), &client.Responses, responsesParams(), agent.Options{}); err == nil || !strings.Contains(err.Error(), "overloaded") {
+	if _, err := NewResponses(adapttest.Registry(nil)).Run(context.Background(), &client.Responses, responsesParams(), nil, agent.Options{Stream: true}); err == nil || !strings.Contains(err.Error(), "overloaded") {
 		t.Errorf("an error event: err %v", err)
 	}
 }
@@ -361,7 +361,7 @@ func TestStreamLies(t *testing.T) {
 	t.Run("chat", func(t *testing.T) {
 		adapttest.LieTests(t, fakeOpenAI, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).StreamChat(ctx, &client.Chat.Completions, chatParams(), agent.Options{})
+			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), nil, agent.Options{Stream: true})
 			return run.State, err
 		}, []adapttest.Lie{
 			{Name: "a name delta after the call was complete", Reply: adapttest.SSE(slices.Concat(chatOslo, []([2]string){nameDelta, chunk(argsDelta(1, `{"city":"Rome"}`), nil)}, finish)...),
@@ -385,7 +385,7 @@ func TestStreamLies(t *testing.T) {
 	t.Run("responses", func(t *testing.T) {
 		adapttest.LieTests(t, fakeOpenAI, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := New(reg).StreamResponses(ctx, &client.Responses, responsesParams(), agent.Options{})
+			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, agent.Options{Stream: true})
 			return run.State, err
 		}, []adapttest.Lie{
 			{Name: "an item done twice", Reply: adapttest.SSE(added, delta(`{"city":"Oslo"}`), itemDone, itemDone, completed), Want: "handed over twice"},
@@ -393,4 +393,10 @@ func TestStreamLies(t *testing.T) {
 			{Name: "arguments past the tool's limit", Reply: adapttest.SSE(added, delta(huge), itemDone, completed), Want: "grew past the tool's limit of 1048576 bytes"},
 		})
 	})
+}
+
+// streaming is opts with Stream set: the run asks through the streaming API.
+func streaming(opts agent.Options) agent.Options {
+	opts.Stream = true
+	return opts
 }

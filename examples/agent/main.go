@@ -98,7 +98,7 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 	if o.approve {
 		reg = registry(toolreg.WithApprovalPolicy(func(c toolreg.ToolCall) bool { return c.Name == "get_weather" }))
 	}
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 
 	fmt.Fprintf(w, "user: %s\n", prompt)
 	params := openai.ChatCompletionNewParams{
@@ -108,27 +108,15 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 			openai.UserMessage(prompt),
 		},
 	}
-	runOpts := agent.Options{MaxSteps: o.maxSteps, OnEvent: printEvents(w)}
-	start := func() (*toolopenai.ChatRun, error) {
-		if o.stream {
-			return adapter.StreamChat(ctx, &client.Chat.Completions, params, runOpts)
-		}
-		return adapter.RunChat(ctx, &client.Chat.Completions, params, runOpts)
-	}
-	resume := func(st *agent.State) (*toolopenai.ChatRun, error) {
-		if o.stream {
-			return adapter.ResumeStreamChat(ctx, &client.Chat.Completions, params, st, runOpts)
-		}
-		return adapter.ResumeChat(ctx, &client.Chat.Completions, params, st, runOpts)
-	}
-	result, err := start()
+	runOpts := agent.Options{MaxSteps: o.maxSteps, OnEvent: printEvents(w), Stream: o.stream}
+	result, err := adapter.Run(ctx, &client.Chat.Completions, params, nil, runOpts)
 	answers := bufio.NewScanner(o.answers)
 	for errors.Is(err, agent.ErrPaused) {
 		st, derr := decide(w, result.State, answers)
 		if derr != nil {
 			return derr
 		}
-		result, err = resume(st)
+		result, err = adapter.Run(ctx, &client.Chat.Completions, params, st, runOpts)
 	}
 	if err != nil {
 		var apiErr *openai.Error

@@ -132,11 +132,11 @@ func run(ctx context.Context, w io.Writer, cfg config) error {
 	}
 	client := openai.NewClient(opts...)
 	fmt.Fprintf(w, "user: %s\n", prompt)
-	result, err := toolopenai.New(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback()).RunChat(ctx, &client.Chat.Completions,
+	result, err := toolopenai.NewChat(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback()).Run(ctx, &client.Chat.Completions,
 		openai.ChatCompletionNewParams{Model: model, Messages: []openai.ChatCompletionMessageParamUnion{
 			openai.SystemMessage("Answer with the tools you have. Call independent tools in parallel."),
 			openai.UserMessage(prompt),
-		}},
+		}}, nil,
 		agent.Options{
 			MaxSteps: cfg.maxSteps,
 			// A tool the server stopped offering stays in the registry

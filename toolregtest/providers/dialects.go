@@ -26,11 +26,11 @@ type form struct {
 // shows them. MCP is missing: adapters/toolmcp has no tools/list function yet.
 var dialects = []form{
 	{"canonical", canonicalJSON, splitArray},
-	{"openai chat", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ChatToolsJSON() }, splitArray},
+	{"openai chat", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.NewChat(r).ToolsJSON() }, splitArray},
 	{"openai chat strict", func(r *toolreg.Registry) (json.RawMessage, error) {
-		return toolopenai.New(r, toolopenai.WithStrict()).ChatToolsJSON()
+		return toolopenai.NewChat(r, toolopenai.WithStrict()).ToolsJSON()
 	}, splitArray},
-	{"openai responses", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.New(r).ResponsesToolsJSON() }, splitArray},
+	{"openai responses", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.NewResponses(r).ToolsJSON() }, splitArray},
 	{"anthropic", func(r *toolreg.Registry) (json.RawMessage, error) { return toolanthropic.New(r).ToolsJSON() }, splitArray},
 	{"anthropic strict", func(r *toolreg.Registry) (json.RawMessage, error) {
 		return toolanthropic.New(r, toolanthropic.WithStrict()).ToolsJSON()

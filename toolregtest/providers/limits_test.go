@@ -241,8 +241,8 @@ func TestLimitsAgreeWithOpenAIAdapter(t *testing.T) {
 		{fixture.Typed[deep11]("typed_d11", "A typed tool whose objects nest eleven levels deep."), dialect.ErrOpenAIDepth, true},
 	} {
 		reg := fixture.Registry(tc.tool)
-		a := toolopenai.New(reg, toolopenai.WithStrict())
-		_, err := a.ChatToolsJSON()
+		a := toolopenai.NewChat(reg, toolopenai.WithStrict())
+		_, err := a.ToolsJSON()
 		if err == nil {
 			err = a.NotStrict(tc.tool.Name())
 		}

@@ -5,7 +5,7 @@
 // rebuilds the run from its history before the decisions arrive.
 //
 // With -bench N it times N trips on the server against the same trips
-// through the plain runner (RunChat, then ResumeChat once decided).
+// through the plain runner (Chat.Run, then Chat.Run again once decided).
 //
 // With -serve it only runs the server, until interrupted, and prints its
 // address: for trying the durable example's -address mode where the
@@ -205,18 +205,18 @@ func timeTrips(n int) error {
 		_, err = tooltemporal.Get(ctx, run)
 		return err
 	}
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	runner := func(int) error {
 		st := in.State
 		params := openai.ChatCompletionNewParams{Model: "scripted"}
-		run, err := adapter.ResumeChat(ctx, &chat, params, &st, agent.Options{})
+		run, err := adapter.Run(ctx, &chat, params, &st, agent.Options{})
 		if !errors.Is(err, agent.ErrPaused) {
 			return fmt.Errorf("the runner did not pause: %w", err)
 		}
 		st = *run.State
 		st.Approve("call_4")
 		st.Answer("call_5", "double")
-		_, err = adapter.ResumeChat(ctx, &chat, params, &st, agent.Options{})
+		_, err = adapter.Run(ctx, &chat, params, &st, agent.Options{})
 		return err
 	}
 	var took [3]time.Duration

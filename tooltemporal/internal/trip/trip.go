@@ -88,9 +88,9 @@ func Decisions() []tooltemporal.Decision {
 // adapter.
 func Agent(reg *toolreg.Registry, chat toolopenai.ChatClient) *tooltemporal.Agent {
 	a := tooltemporal.New(reg, tooltemporal.Options{})
-	adapter := toolopenai.New(reg)
+	adapter := toolopenai.NewChat(reg)
 	a.Model(Model, func(_ context.Context, st *agent.State, _ json.RawMessage) (agent.Model, error) {
-		return adapter.ChatModel(chat, openai.ChatCompletionNewParams{Model: "scripted"}, st)
+		return adapter.Model(chat, openai.ChatCompletionNewParams{Model: "scripted"}, st)
 	})
 	return a
 }
@@ -98,7 +98,7 @@ func Agent(reg *toolreg.Registry, chat toolopenai.ChatClient) *tooltemporal.Agen
 // Input starts the trip: the prompt, in the transcript of a new chat.
 func Input(reg *toolreg.Registry) (tooltemporal.Input, error) {
 	var st agent.State
-	m, err := toolopenai.New(reg).ChatModel(nil, openai.ChatCompletionNewParams{
+	m, err := toolopenai.NewChat(reg).Model(nil, openai.ChatCompletionNewParams{
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage(Prompt)},
 	}, &st)
 	if err == nil {
