@@ -9,7 +9,7 @@ import (
 	"github.com/toolreg/toolreg"
 )
 
-// The per-request limits of strict tool use (providers.md §2, from the
+// The per-request limits of strict tool use (from Anthropic's
 // structured-outputs docs). The API refuses a request over any of them;
 // Tools refuses it first, naming the tools.
 const (

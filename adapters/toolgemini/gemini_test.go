@@ -134,8 +134,8 @@ func TestToolsJSONKeepsPropertyOrder(t *testing.T) {
 	}
 }
 
-// TestFixtures checks the declarations of the get_weather tool of
-// providers.md against its golden fixtures.
+// TestFixtures checks the declarations of the get_weather tool against
+// the golden fixtures in testdata.
 func TestFixtures(t *testing.T) {
 	type args struct {
 		Location string `json:"location" jsonschema:"description=City name\\, e.g. Paris"`
@@ -165,7 +165,7 @@ func TestFixtures(t *testing.T) {
 			decl := got["functionDeclarations"].([]any)[0].(map[string]any)
 			if ps, ok := decl["parametersJsonSchema"].(map[string]any); ok {
 				// The fixture leaves out additionalProperties:false, which
-				// parametersJsonSchema accepts (providers.md §(a)).
+				// parametersJsonSchema accepts.
 				if ps["additionalProperties"] != false {
 					t.Errorf("additionalProperties = %v, want false", ps["additionalProperties"])
 				}
@@ -308,7 +308,7 @@ func TestCallStructuredResult(t *testing.T) {
 	}
 }
 
-// TestCallAllJSON runs the fixtures of providers.md: the model turn of
+// TestCallAllJSON runs the fixtures in testdata: the model turn of
 // gemini.call.json must be answered by gemini.result.json.
 func TestCallAllJSON(t *testing.T) {
 	type args struct {
