@@ -109,7 +109,7 @@ func TestRequestTools(t *testing.T) {
 }
 
 // TestToolsMatchFixture checks a strict tool against the Anthropic fixture
-// in testdata.
+// below, the tool as Anthropic's docs write it.
 func TestToolsMatchFixture(t *testing.T) {
 	type args struct {
 		Location string `json:"location" jsonschema:"description=City name\\, e.g. Paris"`
