@@ -108,8 +108,8 @@ func TestRequestTools(t *testing.T) {
 	}
 }
 
-// TestToolsMatchFixture checks a strict tool against the Anthropic fixture
-// below, the tool as Anthropic's docs write it.
+// TestToolsMatchFixture checks a strict tool against the fixture below, in
+// Anthropic's wire form.
 func TestToolsMatchFixture(t *testing.T) {
 	type args struct {
 		Location string `json:"location" jsonschema:"description=City name\\, e.g. Paris"`
