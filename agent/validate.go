@@ -23,8 +23,8 @@ var ErrInvalidState = errors.New("invalid state")
 // State's paused turn holds the same calls (ids, names, arguments, in the
 // same order). The models of toolopenai.Chat.Model,
 // toolanthropic.Adapter.Model, toolgemini.Adapter.Model and
-// toolbedrock.Adapter.Model are TurnReaders; a Responses run keeps its conversation on the server
-// (State.Cursor), and its model is not.
+// toolbedrock.Adapter.Model are TurnReaders; a Responses run keeps its
+// conversation on the server (State.Cursor), and its model is not.
 type TurnReader interface {
 	// TurnCalls returns the calls of the transcript's last message, as
 	// the model asked for them; an error if that message is not the

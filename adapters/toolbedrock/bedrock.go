@@ -1,8 +1,9 @@
 // Package bedrock serves a toolreg.Registry to the models of Amazon Bedrock
 // through the Converse API of the official SDK
 // (github.com/aws/aws-sdk-go-v2/service/bedrockruntime): tool definitions
-// (Tools), the dispatch of a model's toolUse blocks (Calls, Call), and an
-// agent loop on Converse and ConverseStream (Adapter.Run, Adapter.Stream).
+// (Tools), the calls of a reply (ToolCalls), the dispatch of a turn's
+// toolUse blocks (CallAll), and an agent loop on Converse, or ConverseStream
+// with agent.Options.Stream (Adapter.Run).
 //
 // The package is a module of its own, so that the core's users never get
 // the AWS SDK's dependencies:
@@ -110,7 +111,7 @@ func toolsOf(specs []types.ToolSpecification) []types.Tool {
 	return out
 }
 
-// Calls lists the toolUse blocks of an assistant message as registry
+// ToolCalls lists the toolUse blocks of an assistant message as registry
 // calls, in order: ToolUseId, name, and the input document as the JSON
 // object the registry validates. Other blocks (text, reasoning) and the
 // uses of server tools, which Bedrock runs itself, are skipped.
@@ -118,7 +119,7 @@ func toolsOf(specs []types.ToolSpecification) []types.Tool {
 // An input that cannot be encoded as JSON (only possible in a message
 // built by hand) gives Arguments that are not JSON, which the registry
 // refuses as invalid arguments rather than calling the tool without them.
-func (a *Adapter) Calls(msg types.Message) []toolreg.ToolCall {
+func (a *Adapter) ToolCalls(msg types.Message) []toolreg.ToolCall {
 	var calls []toolreg.ToolCall
 	for _, b := range msg.Content {
 		use, ok := b.(*types.ContentBlockMemberToolUse)
@@ -134,7 +135,7 @@ func (a *Adapter) Calls(msg types.Message) []toolreg.ToolCall {
 	return calls
 }
 
-// Call runs the toolUse blocks of an assistant message concurrently and
+// CallAll runs the toolUse blocks of an assistant message concurrently and
 // returns the user message that answers them: one toolResult block per
 // toolUse, in the same order. A result is the tool's structured JSON as a
 // json block when it is an object (Converse takes no other JSON there),
@@ -146,10 +147,10 @@ func (a *Adapter) Calls(msg types.Message) []toolreg.ToolCall {
 // Converse documents status for Amazon Nova and Anthropic Claude models
 // only; it is sent only on failures.
 //
-// A message without toolUse blocks runs nothing, and Call returns the
+// A message without toolUse blocks runs nothing, and CallAll returns the
 // zero Message.
-func (a *Adapter) Call(ctx context.Context, msg types.Message) types.Message {
-	calls := a.Calls(msg)
+func (a *Adapter) CallAll(ctx context.Context, msg types.Message) types.Message {
+	calls := a.ToolCalls(msg)
 	if len(calls) == 0 {
 		return types.Message{}
 	}

@@ -71,7 +71,7 @@ func TestUnsupportedSchema(t *testing.T) {
 	adapttest.WantUnsupported(t, err, "tree", "root.kids")
 
 	api := fakeBedrock(answer("never sent"))
-	_, err = New(reg).Run(context.Background(), newClient(t, api), converseInput(), agent.Options{})
+	_, err = New(reg).Run(context.Background(), newClient(t, api), converseInput(), nil, agent.Options{})
 	adapttest.WantUnsupported(t, err, "tree", "root.kids")
 	if len(api.Requests) != 0 {
 		t.Errorf("%d requests sent", len(api.Requests))
@@ -105,10 +105,10 @@ func TestCall(t *testing.T) {
 		{ID: "t4", Name: "nothing", Arguments: json.RawMessage(`null`)},
 		{ID: "t5", Name: "get_wether", Arguments: json.RawMessage(`{"city":"Oslo"}`)},
 	}
-	if diff := cmp.Diff(wantCalls, a.Calls(msg)); diff != "" {
+	if diff := cmp.Diff(wantCalls, a.ToolCalls(msg)); diff != "" {
 		t.Errorf("calls (-want +got):\n%s", diff)
 	}
-	got := a.Call(context.Background(), msg)
+	got := a.CallAll(context.Background(), msg)
 	want := []types.ToolResultBlock{
 		{ToolUseId: aws.String("t1"), Content: []types.ToolResultContentBlock{jsonBlock(`{"city":"Oslo","days":2,"unit":"celsius"}`)}},
 		{ToolUseId: aws.String("t2"), Status: types.ToolResultStatusError, Content: []types.ToolResultContentBlock{text(adapttest.ErrNoStation.Error())}},
@@ -128,7 +128,7 @@ func TestCall(t *testing.T) {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 
-	if got := a.Call(context.Background(), types.Message{Role: types.ConversationRoleAssistant}); got.Role != "" || got.Content != nil {
+	if got := a.CallAll(context.Background(), types.Message{Role: types.ConversationRoleAssistant}); got.Role != "" || got.Content != nil {
 		t.Errorf("a message without tool uses: %+v", got)
 	}
 }

@@ -60,14 +60,14 @@ func ExampleAdapter_Tools() {
 
 // Answer the tool uses of an assistant message, here one the SDK would
 // have returned: the results go in the next user message.
-func ExampleAdapter_Call() {
+func ExampleAdapter_CallAll() {
 	asked := types.Message{Role: types.ConversationRoleAssistant, Content: []types.ContentBlock{
 		&types.ContentBlockMemberToolUse{Value: types.ToolUseBlock{ToolUseId: aws.String("tooluse_1"), Name: aws.String("get_weather"),
 			Input: document.NewLazyDocument(map[string]any{"city": "Paris"})}},
 		&types.ContentBlockMemberToolUse{Value: types.ToolUseBlock{ToolUseId: aws.String("tooluse_2"), Name: aws.String("get_weather"),
 			Input: document.NewLazyDocument(map[string]any{"city": "Rome", "days": 9})}},
 	}}
-	results := toolbedrock.New(registry()).Call(context.Background(), asked)
+	results := toolbedrock.New(registry()).CallAll(context.Background(), asked)
 	for _, b := range results.Content {
 		r := b.(*types.ContentBlockMemberToolResult).Value
 		switch c := r.Content[0].(type) {
@@ -178,15 +178,15 @@ func ExampleNew() {
 	// 1 get_time <nil>
 }
 
-// Calls lists the tool uses of an assistant message and runs nothing;
+// ToolCalls lists the tool uses of an assistant message and runs nothing;
 // text and reasoning are skipped.
-func ExampleAdapter_Calls() {
+func ExampleAdapter_ToolCalls() {
 	asked := types.Message{Role: types.ConversationRoleAssistant, Content: []types.ContentBlock{
 		&types.ContentBlockMemberText{Value: "Let me check."},
 		&types.ContentBlockMemberToolUse{Value: types.ToolUseBlock{ToolUseId: aws.String("tooluse_1"), Name: aws.String("get_weather"),
 			Input: document.NewLazyDocument(map[string]any{"city": "Paris"})}},
 	}}
-	for _, c := range toolbedrock.New(registry()).Calls(asked) {
+	for _, c := range toolbedrock.New(registry()).ToolCalls(asked) {
 		fmt.Println(c.ID, c.Name, string(c.Arguments))
 	}
 	// Output:
@@ -194,7 +194,7 @@ func ExampleAdapter_Calls() {
 }
 
 // A loop of your own on Converse: send the tools, answer the model's tool
-// uses with Call, ask again, until the model answers.
+// uses with CallAll, ask again, until the model answers.
 func Example_loop() {
 	srv := scriptedBedrock(`get_weather {"city":"Paris"}; get_weather {"city":"Rome","days":9}`, "Sunny in Paris; Rome I could not check.")
 	defer srv.Close()
@@ -226,7 +226,7 @@ func Example_loop() {
 			fmt.Println(msg.Content[0].(*types.ContentBlockMemberText).Value)
 			break
 		}
-		results := adapter.Call(ctx, msg)
+		results := adapter.CallAll(ctx, msg)
 		for _, b := range results.Content {
 			r := b.(*types.ContentBlockMemberToolResult).Value
 			fmt.Printf("%s status=%q\n", *r.ToolUseId, r.Status)
@@ -248,7 +248,7 @@ func ExampleAdapter_Run() {
 	run, err := toolbedrock.New(registry()).Run(context.Background(), client, &bedrockruntime.ConverseInput{
 		ModelId:  aws.String("us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
 		Messages: userMessage("Weather in Paris?"),
-	}, printEvents())
+	}, nil, printEvents())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -262,20 +262,21 @@ func ExampleAdapter_Run() {
 }
 
 // A call that needs approval pauses the run; the host decides, and the
-// run goes on from its State, which may have been stored as JSON.
-func ExampleAdapter_Resume() {
+// run goes on from its State, which may have been stored as JSON: Run
+// again with it.
+func ExampleAdapter_Run_resume() {
 	srv := scriptedBedrock(`book_trip {"city":"Oslo"}`, "Your trip to Oslo is booked.")
 	defer srv.Close()
 	client := offlineClient(srv)
 	a := toolbedrock.New(registry())
 	input := &bedrockruntime.ConverseInput{ModelId: aws.String("us.amazon.nova-pro-v1:0"), Messages: userMessage("Book me a trip to Oslo.")}
-	run, err := a.Run(context.Background(), client, input, agent.Options{})
+	run, err := a.Run(context.Background(), client, input, nil, agent.Options{})
 	for errors.Is(err, agent.ErrPaused) {
 		for _, c := range run.State.Pending() {
 			fmt.Printf("allow %s %s? yes\n", c.Name, c.Arguments)
 			run.State.Approve(c.Key())
 		}
-		run, err = a.Resume(context.Background(), client, input, run.State, agent.Options{})
+		run, err = a.Run(context.Background(), client, input, run.State, agent.Options{})
 	}
 	if err != nil {
 		log.Fatal(err)
@@ -286,16 +287,17 @@ func ExampleAdapter_Resume() {
 	// Your trip to Oslo is booked.
 }
 
-// The agent loop on ConverseStream: the answer prints as the model writes
-// it, and each tool starts as soon as its input is complete.
-func ExampleAdapter_Stream() {
+// The agent loop on ConverseStream (agent.Options.Stream): the answer
+// prints as the model writes it, and each tool starts as soon as its input
+// is complete.
+func ExampleAdapter_Run_stream() {
 	srv := scriptedBedrock(`get_weather {"city":"Paris"}; get_weather {"city":"Rome"}`, "Sunny in both.")
 	defer srv.Close()
 	client := offlineClient(srv)
-	_, err := toolbedrock.New(registry()).Stream(context.Background(), client, &bedrockruntime.ConverseStreamInput{
+	_, err := toolbedrock.New(registry()).Run(context.Background(), client, &bedrockruntime.ConverseInput{
 		ModelId:  aws.String("us.anthropic.claude-sonnet-4-5-20250929-v1:0"),
 		Messages: userMessage("Weather in Paris and in Rome?"),
-	}, agent.Options{OnEvent: func(e agent.Event) {
+	}, nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		switch e.Kind {
 		case agent.TextDelta:
 			fmt.Print(e.Text)
@@ -312,20 +314,22 @@ func ExampleAdapter_Stream() {
 	// <nil>
 }
 
-// ResumeStream goes on with a paused run on ConverseStream; the State may
-// come from Run or Stream.
-func ExampleAdapter_ResumeStream() {
+// A run paused on ConverseStream goes on there, or without streaming: the
+// State is the same.
+func ExampleAdapter_Run_resumeStream() {
 	srv := scriptedBedrock(`book_trip {"city":"Oslo"}`, "I will not book it, then.")
 	defer srv.Close()
 	client := offlineClient(srv)
 	a := toolbedrock.New(registry())
-	input := &bedrockruntime.ConverseStreamInput{ModelId: aws.String("us.amazon.nova-pro-v1:0"), Messages: userMessage("Book me a trip to Oslo.")}
-	run, err := a.Stream(context.Background(), client, input, agent.Options{})
+	input := &bedrockruntime.ConverseInput{ModelId: aws.String("us.amazon.nova-pro-v1:0"), Messages: userMessage("Book me a trip to Oslo.")}
+	run, err := a.Run(context.Background(), client, input, nil, agent.Options{Stream: true})
 	fmt.Println(err)
 	for _, c := range run.State.Pending() {
 		run.State.Reject(c.Key(), "the user cancelled the trip")
 	}
-	run, err = a.ResumeStream(context.Background(), client, input, run.State, printEvents())
+	opts := printEvents()
+	opts.Stream = true
+	run, err = a.Run(context.Background(), client, input, run.State, opts)
 	fmt.Println(run.Answer(), err)
 	// Output:
 	// the run is waiting for the host
@@ -335,11 +339,11 @@ func ExampleAdapter_ResumeStream() {
 
 // Answer is the text of the model's last message; Final holds the whole
 // response, its stop reason and usage.
-func ExampleRun_Answer() {
+func ExampleRunResult_Answer() {
 	srv := scriptedBedrock("Hello! Ask me about the weather.")
 	defer srv.Close()
 	run, err := toolbedrock.New(registry()).Run(context.Background(), offlineClient(srv),
-		&bedrockruntime.ConverseInput{ModelId: aws.String("us.amazon.nova-pro-v1:0"), Messages: userMessage("Hi")}, agent.Options{})
+		&bedrockruntime.ConverseInput{ModelId: aws.String("us.amazon.nova-pro-v1:0"), Messages: userMessage("Hi")}, nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.StopReason)
 	// Output:
@@ -348,16 +352,16 @@ func ExampleRun_Answer() {
 }
 
 // Steps counts the model calls, those before a pause included.
-func ExampleRun_Steps() {
+func ExampleRunResult_Steps() {
 	srv := scriptedBedrock(`get_weather {"city":"Lima"}`, `book_trip {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
 	client := offlineClient(srv)
 	a := toolbedrock.New(registry())
 	input := &bedrockruntime.ConverseInput{ModelId: aws.String("us.amazon.nova-pro-v1:0"), Messages: userMessage("Book Lima.")}
-	run, _ := a.Run(context.Background(), client, input, agent.Options{})
+	run, _ := a.Run(context.Background(), client, input, nil, agent.Options{})
 	fmt.Println("paused after", run.Steps(), "steps")
 	run.State.Approve(run.State.Pending()[0].Key())
-	run, _ = a.Resume(context.Background(), client, input, run.State, agent.Options{})
+	run, _ = a.Run(context.Background(), client, input, run.State, agent.Options{})
 	fmt.Println("done after", run.Steps(), "steps")
 	// Output:
 	// paused after 2 steps

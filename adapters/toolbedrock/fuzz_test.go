@@ -34,12 +34,12 @@ func FuzzTranscript(f *testing.F) {
 			t.Fatalf("written twice differently:\n%s\n%s", first, again)
 		}
 		for _, m := range msgs {
-			for _, c := range a.Calls(m) {
+			for _, c := range a.ToolCalls(m) {
 				if !json.Valid(c.Arguments) && !bytes.HasPrefix(c.Arguments, []byte("unencodable input")) {
 					t.Fatalf("arguments %q", c.Arguments)
 				}
 			}
-			a.Call(t.Context(), m)
+			a.CallAll(t.Context(), m)
 		}
 	})
 }

@@ -16,31 +16,32 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt"
 )
 
-// ConverseClient is the part of the SDK a run needs: *bedrockruntime.Client
+// ConverseClient is the part of the SDK a run needs, Converse and, for a
+// run with agent.Options.Stream, ConverseStream: *bedrockruntime.Client
 // satisfies it.
 type ConverseClient interface {
 	Converse(ctx context.Context, params *bedrockruntime.ConverseInput, optFns ...func(*bedrockruntime.Options)) (*bedrockruntime.ConverseOutput, error)
+	ConverseStream(ctx context.Context, params *bedrockruntime.ConverseStreamInput, optFns ...func(*bedrockruntime.Options)) (*bedrockruntime.ConverseStreamOutput, error)
 }
 
-// Run is what a run produced, also when it ends with an error.
-type Run struct {
+// RunResult is what a run produced, also when it ends with an error.
+type RunResult struct {
 	// Messages is the transcript: the input's messages, then each
 	// assistant message and the user message of tool results that
 	// answered it.
 	Messages []types.Message
-	// Final is the last response of this call of Run, Resume, Stream or
-	// ResumeStream (for a streamed step, the response as the stream built
-	// it); its message holds the model's answer when the run ended without
-	// error.
+	// Final is the last response of this call of Run (for a streamed step,
+	// the response as the stream built it); its message holds the model's
+	// answer when the run ended without error.
 	Final *bedrockruntime.ConverseOutput
-	// State is where the run stands, as data: resume it with Resume or
-	// ResumeStream when the run returned agent.ErrPaused.
+	// State is where the run stands, as data: pass it to Run again to
+	// resume the run when it returned agent.ErrPaused.
 	State *agent.State
 }
 
 // Answer is the text of the final message, its text blocks concatenated;
 // "" if there is none.
-func (r *Run) Answer() string {
+func (r *RunResult) Answer() string {
 	if r.Final == nil {
 		return ""
 	}
@@ -58,7 +59,7 @@ func (r *Run) Answer() string {
 }
 
 // Steps counts the model calls of the run, resumed runs included.
-func (r *Run) Steps() int { return r.State.Steps }
+func (r *RunResult) Steps() int { return r.State.Steps }
 
 // ErrBlocked: a guardrail intervened (stopReason guardrail_intervened), or
 // the model's content filter stopped the response (content_filtered). The
@@ -95,55 +96,73 @@ const provider = "bedrock"
 // (toolreg.ErrTooManyRetries), or a tool returned toolreg.StopRun (the
 // error matches toolreg.ErrStopRun and the tool's error; the results of
 // that turn are in the transcript). It returns agent.ErrPaused when calls
-// wait for the host: decide them in run.State and call Resume.
-func (a *Adapter) Run(ctx context.Context, client ConverseClient, input *bedrockruntime.ConverseInput, opts agent.Options) (*Run, error) {
-	return a.Resume(ctx, client, input, &agent.State{}, opts)
-}
-
-// Resume goes on with a run that Run, Stream or an earlier Resume paused
-// (agent.ErrPaused), once the host has decided its pending calls in
-// state: approved calls run, rejected ones tell the model why, answered
-// tools run again with the answer; no call that ran runs twice. input is
-// the run's (its Messages are replaced by the state's transcript). state
-// may come from JSON, in another process.
-func (a *Adapter) Resume(ctx context.Context, client ConverseClient, input *bedrockruntime.ConverseInput, state *agent.State, opts agent.Options) (*Run, error) {
-	m, err := a.Model(client, input, state)
-	if err != nil {
-		return nil, err
+// wait for the host: decide them in run.State and call Run again with it.
+//
+// state is nil (or zero) for a new run, which starts from input.Messages;
+// a State that a run returned goes on with that run, once the host has
+// decided its pending calls: approved calls run, rejected ones tell the
+// model why, answered tools run again with the answer; no call that ran
+// runs twice. input is then the run's, and its Messages are replaced by
+// the state's transcript. state may come from JSON, in another process.
+// The returned run's State is never nil.
+//
+// With opts.Stream, each step is asked on ConverseStream, with a
+// ConverseStreamInput made of input field by field (its guardrail
+// configuration with the default stream processing mode): opts.OnEvent
+// sees the model's text and tool uses as they arrive (agent.TextDelta,
+// agent.CallStarted, agent.ArgumentsDelta), and a call whose input is
+// complete starts while the model writes the next. A stream that breaks
+// off ends the run with an error; no call runs on an input that did not
+// arrive whole. RunResult.Final is then the response as the stream built
+// it: the message (text, tool uses, reasoning), the stop reason, the usage
+// and the latency. The stream's blocks rebuilt are those a tool run meets:
+// text, toolUse and reasoningContent; a stream with others (citations,
+// images, the results of server tools) ends the run with an error: run
+// without Stream for those. A run paused while streaming may resume
+// without, and the other way round.
+func (a *Adapter) Run(ctx context.Context, client ConverseClient, input *bedrockruntime.ConverseInput, state *agent.State, opts agent.Options) (*RunResult, error) {
+	if state == nil {
+		state = &agent.State{}
 	}
-	return a.loop(ctx, m.(*converse), state, opts)
+	if input == nil {
+		return &RunResult{State: state}, errors.New("bedrock: no input")
+	}
+	send := a.converseSend(client, input)
+	if opts.Stream {
+		send = a.streamSend(client, streamInput(input))
+	}
+	m := &converse{model: aws.ToString(input.ModelId), send: send}
+	if err := a.init(m, input.Messages, input.ToolConfig, state); err != nil {
+		return &RunResult{State: state}, err
+	}
+	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
+	return m.run, loop.Do(ctx)
 }
 
 // Model is Converse's side of a run, for a host that drives runs itself
 // (package toolreg/tooltemporal asks it from an activity): it asks the model
 // with input and keeps the conversation of state (a new run when state is
-// zero, input.Messages to start with). Run and Resume use the same.
+// zero, input.Messages to start with). Run uses the same. Model never
+// streams, and refuses a nil state: the host holds the State it drives and
+// passes the same one to its loop.
 func (a *Adapter) Model(client ConverseClient, input *bedrockruntime.ConverseInput, state *agent.State) (agent.Model, error) {
 	if input == nil {
 		return nil, errors.New("bedrock: no input")
 	}
-	send := func(ctx context.Context, msgs []types.Message, cfg *types.ToolConfiguration, _ int, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error) {
-		in := *input
-		in.Messages, in.ToolConfig = msgs, cfg
-		return client.Converse(ctx, &in)
-	}
-	m := &converse{model: aws.ToString(input.ModelId), send: send}
+	m := &converse{model: aws.ToString(input.ModelId), send: a.converseSend(client, input)}
 	if err := a.init(m, input.Messages, input.ToolConfig, state); err != nil {
 		return nil, err
 	}
 	return m, nil
 }
 
-func (a *Adapter) run(ctx context.Context, m *converse, msgs []types.Message, cfg *types.ToolConfiguration, state *agent.State, opts agent.Options) (*Run, error) {
-	if err := a.init(m, msgs, cfg, state); err != nil {
-		return &Run{State: state}, err
+// converseSend asks Converse with input, its messages and tools the step's.
+func (a *Adapter) converseSend(client ConverseClient, input *bedrockruntime.ConverseInput) sendFunc {
+	return func(ctx context.Context, msgs []types.Message, cfg *types.ToolConfiguration, _ int, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error) {
+		in := *input
+		in.Messages, in.ToolConfig = msgs, cfg
+		return client.Converse(ctx, &in)
 	}
-	return a.loop(ctx, m, state, opts)
-}
-
-func (a *Adapter) loop(ctx context.Context, m *converse, state *agent.State, opts agent.Options) (*Run, error) {
-	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
-	return m.run, loop.Do(ctx)
 }
 
 // init sets m up for a run: the messages to start with, or the state's.
@@ -151,7 +170,7 @@ func (a *Adapter) init(m *converse, msgs []types.Message, cfg *types.ToolConfigu
 	if state == nil {
 		return errors.New("bedrock: resuming without a state")
 	}
-	m.a, m.run = a, &Run{State: state, Messages: slices.Clone(msgs)}
+	m.a, m.run = a, &RunResult{State: state, Messages: slices.Clone(msgs)}
 	if cfg != nil && len(cfg.Tools) > 0 {
 		m.fixed = cfg
 	}
@@ -165,15 +184,17 @@ func (a *Adapter) init(m *converse, msgs []types.Message, cfg *types.ToolConfigu
 	return nil
 }
 
+// sendFunc makes one model call, streamed or not, and returns the response
+// (for a stream, as the stream built it).
+type sendFunc func(ctx context.Context, msgs []types.Message, cfg *types.ToolConfiguration, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error)
+
 // converse is Converse's side of the agent loop, for one run.
 type converse struct {
 	a     *Adapter
 	model string
-	// send makes one model call, streamed or not, and returns the
-	// response (for a stream, as the stream built it).
-	send  func(ctx context.Context, msgs []types.Message, cfg *types.ToolConfiguration, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error)
+	send  sendFunc
 	fixed *types.ToolConfiguration // the input's, when it names tools
-	run   *Run
+	run   *RunResult
 }
 
 func (m *converse) Info() agent.RunInfo { return agent.RunInfo{Provider: provider, Model: m.model} }
@@ -199,7 +220,7 @@ func (m *converse) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event
 	if err := stopped(out.StopReason); err != nil {
 		return agent.Reply{Usage: usage}, fmt.Errorf("bedrock: step %d: %w (stopReason %s)", s.Number, err, out.StopReason)
 	}
-	return agent.Reply{Calls: m.a.Calls(msg.Value), Usage: usage}, nil
+	return agent.Reply{Calls: m.a.ToolCalls(msg.Value), Usage: usage}, nil
 }
 
 // stopped is the error a stop reason ends the run with; nil for a turn
@@ -308,5 +329,5 @@ func (m *converse) TurnCalls() ([]toolreg.ToolCall, error) {
 	if len(msgs) == 0 || msgs[len(msgs)-1].Role != types.ConversationRoleAssistant {
 		return nil, errors.New("bedrock: the transcript does not end with an assistant message")
 	}
-	return m.a.Calls(msgs[len(msgs)-1]), nil
+	return m.a.ToolCalls(msgs[len(msgs)-1]), nil
 }

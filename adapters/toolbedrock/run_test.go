@@ -42,16 +42,13 @@ func runner(t *testing.T, calls func(...string) string, answer func(string) stri
 }
 
 // start runs reg's tools on converseInput against api, streamed or not.
-func start(t *testing.T, ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options, stream bool) (*Run, error) {
-	return resume(t, ctx, api, reg, &agent.State{}, opts, stream)
+func start(t *testing.T, ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options, stream bool) (*RunResult, error) {
+	return resume(t, ctx, api, reg, nil, opts, stream)
 }
 
-func resume(t *testing.T, ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options, stream bool) (*Run, error) {
-	client := newClient(t, api)
-	if stream {
-		return New(reg).ResumeStream(ctx, client, streamInput(converseInput()), st, opts)
-	}
-	return New(reg).Resume(ctx, client, converseInput(), st, opts)
+func resume(t *testing.T, ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options, stream bool) (*RunResult, error) {
+	opts.Stream = stream
+	return New(reg).Run(ctx, newClient(t, api), converseInput(), st, opts)
 }
 
 // TestRunLoop: one turn of every outcome, the step bound, a tool's
@@ -238,7 +235,7 @@ func TestRunStopReasons(t *testing.T) {
 		t.Run(tt.stop, func(t *testing.T) {
 			var received adapttest.Received
 			api := fakeBedrock(calls(tt.stop))
-			run, err := New(adapttest.Registry(&received)).Run(context.Background(), newClient(t, api), converseInput(), agent.Options{})
+			run, err := New(adapttest.Registry(&received)).Run(context.Background(), newClient(t, api), converseInput(), nil, agent.Options{})
 			if err == nil || tt.want != nil && !errors.Is(err, tt.want) || !strings.Contains(err.Error(), "stopReason "+tt.stop) {
 				t.Errorf("err = %v, want %v naming the stop reason", err, tt.want)
 			}
@@ -262,7 +259,7 @@ func TestRunUsageAndInput(t *testing.T) {
 	}}
 	in.ToolConfig = fixed
 	var usage []agent.Usage
-	run, err := New(adapttest.Registry(nil)).Run(context.Background(), newClient(t, api), in, agent.Options{OnEvent: func(e agent.Event) {
+	run, err := New(adapttest.Registry(nil)).Run(context.Background(), newClient(t, api), in, nil, agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.StepDone {
 			usage = append(usage, e.Usage)
 			if _, ok := e.Response.(*bedrockruntime.ConverseOutput); !ok {

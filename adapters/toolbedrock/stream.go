@@ -17,44 +17,47 @@ import (
 	"github.com/toolreg/toolreg/agent"
 )
 
-// ConverseStreamClient is the part of the SDK a streaming run needs:
-// *bedrockruntime.Client satisfies it.
-type ConverseStreamClient interface {
-	ConverseStream(ctx context.Context, params *bedrockruntime.ConverseStreamInput, optFns ...func(*bedrockruntime.Options)) (*bedrockruntime.ConverseStreamOutput, error)
+// streamSend asks ConverseStream with in, its messages and tools the
+// step's.
+func (a *Adapter) streamSend(client ConverseClient, in *bedrockruntime.ConverseStreamInput) sendFunc {
+	return func(ctx context.Context, msgs []types.Message, cfg *types.ToolConfiguration, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error) {
+		req := *in
+		req.Messages, req.ToolConfig = msgs, cfg
+		return a.readStream(ctx, client, &req, step, emit, ready)
+	}
 }
 
-// Stream is Run on ConverseStream: opts.OnEvent sees the model's text and
-// tool uses as they arrive (agent.TextDelta, agent.CallStarted,
-// agent.ArgumentsDelta), and a call whose input is complete starts while
-// the model writes the next. A stream that breaks off ends the run with an
-// error; no call runs on an input that did not arrive whole. Run.Final is
-// the response as the stream built it: the message (text, tool uses,
-// reasoning), the stop reason, the usage and the latency. A paused run
-// resumes with ResumeStream or Resume.
-//
-// Stream rebuilds the blocks a tool run meets: text, toolUse and
-// reasoningContent. A stream with other blocks (citations, images, the
-// results of server tools) ends the run with an error: use Run for those.
-func (a *Adapter) Stream(ctx context.Context, client ConverseStreamClient, input *bedrockruntime.ConverseStreamInput, opts agent.Options) (*Run, error) {
-	return a.ResumeStream(ctx, client, input, &agent.State{}, opts)
-}
-
-// ResumeStream is Resume on ConverseStream.
-func (a *Adapter) ResumeStream(ctx context.Context, client ConverseStreamClient, input *bedrockruntime.ConverseStreamInput, state *agent.State, opts agent.Options) (*Run, error) {
-	if input == nil {
-		return nil, errors.New("bedrock: no input")
+// streamInput is in as ConverseStream takes it: every field the same, the
+// guardrail configuration in its stream form with the default processing
+// mode (synchronous).
+func streamInput(in *bedrockruntime.ConverseInput) *bedrockruntime.ConverseStreamInput {
+	out := &bedrockruntime.ConverseStreamInput{
+		ModelId:                           in.ModelId,
+		AdditionalModelRequestFields:      in.AdditionalModelRequestFields,
+		AdditionalModelResponseFieldPaths: in.AdditionalModelResponseFieldPaths,
+		InferenceConfig:                   in.InferenceConfig,
+		Messages:                          in.Messages,
+		OutputConfig:                      in.OutputConfig,
+		PerformanceConfig:                 in.PerformanceConfig,
+		PromptVariables:                   in.PromptVariables,
+		RequestMetadata:                   in.RequestMetadata,
+		ServiceTier:                       in.ServiceTier,
+		System:                            in.System,
+		ToolConfig:                        in.ToolConfig,
 	}
-	send := func(ctx context.Context, msgs []types.Message, cfg *types.ToolConfiguration, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error) {
-		in := *input
-		in.Messages, in.ToolConfig = msgs, cfg
-		return a.readStream(ctx, client, &in, step, emit, ready)
+	if g := in.GuardrailConfig; g != nil {
+		out.GuardrailConfig = &types.GuardrailStreamConfiguration{
+			GuardrailIdentifier: g.GuardrailIdentifier,
+			GuardrailVersion:    g.GuardrailVersion,
+			Trace:               g.Trace,
+		}
 	}
-	return a.run(ctx, &converse{model: aws.ToString(input.ModelId), send: send}, input.Messages, input.ToolConfig, state, opts)
+	return out
 }
 
 // readStream makes one streamed model call and builds its response from
 // the events, reporting them as they come.
-func (a *Adapter) readStream(ctx context.Context, client ConverseStreamClient, in *bedrockruntime.ConverseStreamInput, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error) {
+func (a *Adapter) readStream(ctx context.Context, client ConverseClient, in *bedrockruntime.ConverseStreamInput, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*bedrockruntime.ConverseOutput, error) {
 	out, err := client.ConverseStream(ctx, in)
 	if err != nil {
 		return nil, err

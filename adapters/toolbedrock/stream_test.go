@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
@@ -19,9 +21,10 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
-// streamInput is in for ConverseStream.
-func streamInput(in *bedrockruntime.ConverseInput) *bedrockruntime.ConverseStreamInput {
-	return &bedrockruntime.ConverseStreamInput{ModelId: in.ModelId, Messages: in.Messages, ToolConfig: in.ToolConfig}
+// streamed is opts with Stream set.
+func streamed(opts agent.Options) agent.Options {
+	opts.Stream = true
+	return opts
 }
 
 // ev is one ConverseStream event: its name and its JSON payload.
@@ -114,7 +117,7 @@ func TestStreamEvents(t *testing.T) {
 	var text strings.Builder
 	var usage []agent.Usage
 	args := map[string]string{}
-	run, err := New(adapttest.Registry(nil)).Stream(context.Background(), newClient(t, api), streamInput(converseInput()), agent.Options{OnEvent: func(e agent.Event) {
+	run, err := New(adapttest.Registry(nil)).Run(context.Background(), newClient(t, api), converseInput(), nil, streamed(agent.Options{OnEvent: func(e agent.Event) {
 		switch e.Kind {
 		case agent.TextDelta:
 			text.WriteString(e.Text)
@@ -125,7 +128,7 @@ func TestStreamEvents(t *testing.T) {
 			usage = append(usage, e.Usage)
 		}
 		kinds = append(kinds, fmt.Sprintf("%d %s %s", e.Step, e.Kind, e.Call.ID))
-	}})
+	}}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +174,7 @@ func TestStreamReasoning(t *testing.T) {
 	reply := adapttest.SSE(append([][2]string{messageStart, reasoning("text", "The user wants "), reasoning("text", "the time."), reasoning("signature", "c2ln"),
 		blockStop(0), blockStart(1, "tooluse_1", "get_time"), inputDelta(1, ""), blockStop(1)}, messageEnd("tool_use")...)...)
 	api := fakeBedrock(reply, streamedAnswer("Ten."))
-	if _, err := New(adapttest.Registry(nil)).Stream(context.Background(), newClient(t, api), streamInput(converseInput()), agent.Options{}); err != nil {
+	if _, err := New(adapttest.Registry(nil)).Run(context.Background(), newClient(t, api), converseInput(), nil, streamed(agent.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	got := requestMessages(t, api.Requests[1])[1]["content"]
@@ -196,7 +199,7 @@ func TestStreamStartsCallsEarly(t *testing.T) {
 	api.Hold = hold
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	if _, err := New(reg).Stream(ctx, newClient(t, api), streamInput(converseInput()), agent.Options{}); err != nil {
+	if _, err := New(reg).Run(ctx, newClient(t, api), converseInput(), nil, streamed(agent.Options{})); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]adapttest.Result{{Text: "first done"}, {Text: "second done"}}, converseResults(t, api.Requests[1])); diff != "" {
@@ -228,7 +231,7 @@ func TestStreamBroken(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var received adapttest.Received
 			api := fakeBedrock(tt.reply)
-			_, err := New(adapttest.Registry(&received)).Stream(context.Background(), newClient(t, api), streamInput(converseInput()), agent.Options{})
+			_, err := New(adapttest.Registry(&received)).Run(context.Background(), newClient(t, api), converseInput(), nil, streamed(agent.Options{}))
 			if err == nil || !strings.Contains(err.Error(), tt.want) || tt.is != nil && !errors.Is(err, tt.is) {
 				t.Errorf("err = %v, want %q", err, tt.want)
 			}
@@ -246,11 +249,11 @@ func TestStreamCancelled(t *testing.T) {
 	api := fakeBedrock(adapttest.SSE(messageStart, textDelta(0, "Thinking"), [2]string{adapttest.Wait}, blockStop(0)))
 	api.Hold = make(chan struct{}) // never closed
 	ctx, cancel := context.WithCancel(context.Background())
-	_, err := New(adapttest.Registry(nil)).Stream(ctx, newClient(t, api), streamInput(converseInput()), agent.Options{OnEvent: func(e agent.Event) {
+	_, err := New(adapttest.Registry(nil)).Run(ctx, newClient(t, api), converseInput(), nil, streamed(agent.Options{OnEvent: func(e agent.Event) {
 		if e.Kind == agent.TextDelta {
 			cancel()
 		}
-	}})
+	}}))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v", err)
 	}
@@ -266,7 +269,7 @@ func TestStreamLies(t *testing.T) {
 		return adapttest.SSE(append(append(append([][2]string(nil), oslo...), events...), messageEnd("tool_use")...)...)
 	}
 	adapttest.LieTests(t, fakeBedrock, func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry) (*agent.State, error) {
-		run, err := New(reg).Stream(ctx, newClient(t, api), streamInput(converseInput()), agent.Options{})
+		run, err := New(reg).Run(ctx, newClient(t, api), converseInput(), nil, streamed(agent.Options{}))
 		return run.State, err
 	}, []adapttest.Lie{
 		{Name: "a block stopped twice", Reply: sse(blockStop(0)), Want: "handed over twice"},
@@ -274,4 +277,58 @@ func TestStreamLies(t *testing.T) {
 		{Name: "arguments past the tool's limit", Reply: sse(blockStart(1, "tooluse_2", "get_weather"), inputDelta(1, `{"city":"`+strings.Repeat("x", 1<<20)+`"}`)),
 			Want: "grew past the tool's limit of 1048576 bytes"},
 	})
+}
+
+// TestStreamInputCopiesEveryField: a streamed run asks ConverseStream with
+// everything the host set in its ConverseInput. The fixture sets every
+// exported field, so a field a later SDK adds fails here until streamInput
+// copies it.
+func TestStreamInputCopiesEveryField(t *testing.T) {
+	tier := types.ServiceTier{Type: types.ServiceTierTypeFlex}
+	in := &bedrockruntime.ConverseInput{
+		ModelId:                           aws.String("model"),
+		AdditionalModelRequestFields:      document.NewLazyDocument(map[string]any{"top_k": 5}),
+		AdditionalModelResponseFieldPaths: []string{"/stop_sequence"},
+		GuardrailConfig: &types.GuardrailConfiguration{
+			GuardrailIdentifier: aws.String("g"), GuardrailVersion: aws.String("1"), Trace: types.GuardrailTraceEnabled,
+		},
+		InferenceConfig:   &types.InferenceConfiguration{MaxTokens: aws.Int32(10)},
+		Messages:          []types.Message{{Role: types.ConversationRoleUser}},
+		OutputConfig:      &types.OutputConfig{},
+		PerformanceConfig: &types.PerformanceConfiguration{Latency: types.PerformanceConfigLatencyOptimized},
+		PromptVariables:   map[string]types.PromptVariableValues{"v": &types.PromptVariableValuesMemberText{Value: "x"}},
+		RequestMetadata:   map[string]string{"k": "v"},
+		ServiceTier:       &tier,
+		System:            []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: "be brief"}},
+		ToolConfig:        &types.ToolConfiguration{},
+	}
+	iv := reflect.ValueOf(in).Elem()
+	for i := range iv.NumField() {
+		if f := iv.Type().Field(i); f.IsExported() && iv.Field(i).IsZero() {
+			t.Errorf("the fixture leaves ConverseInput.%s unset: set it, and make streamInput copy it", f.Name)
+		}
+	}
+	out := streamInput(in)
+	ov := reflect.ValueOf(out).Elem()
+	for i := range ov.NumField() {
+		f := ov.Type().Field(i)
+		if !f.IsExported() || f.Name == "GuardrailConfig" {
+			continue
+		}
+		from := iv.FieldByName(f.Name)
+		if !from.IsValid() {
+			t.Errorf("ConverseStreamInput.%s has no ConverseInput field to come from", f.Name)
+			continue
+		}
+		if !reflect.DeepEqual(from.Interface(), ov.Field(i).Interface()) {
+			t.Errorf("streamInput does not copy %s", f.Name)
+		}
+	}
+	want := &types.GuardrailStreamConfiguration{GuardrailIdentifier: aws.String("g"), GuardrailVersion: aws.String("1"), Trace: types.GuardrailTraceEnabled}
+	if !reflect.DeepEqual(out.GuardrailConfig, want) {
+		t.Errorf("GuardrailConfig = %+v, want %+v", out.GuardrailConfig, want)
+	}
+	if streamInput(&bedrockruntime.ConverseInput{}).GuardrailConfig != nil {
+		t.Error("no guardrail became one")
+	}
 }

@@ -132,7 +132,7 @@ func TestFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	result, err := encodeMessages([]types.Message{a.Call(context.Background(), msgs[0])})
+	result, err := encodeMessages([]types.Message{a.CallAll(context.Background(), msgs[0])})
 	if err != nil {
 		t.Fatal(err)
 	}
