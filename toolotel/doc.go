@@ -1,12 +1,13 @@
-// Package otel records OpenTelemetry traces and metrics of toolreg's tool
+// Package toolotel records OpenTelemetry traces and metrics of toolreg's tool
 // calls and agent runs, following the OpenTelemetry semantic conventions
 // for generative AI. It is a module of its own, so that a program that uses
 // toolreg without OpenTelemetry never gets its dependencies.
 //
-// Imported as toolotel (its name clashes with go.opentelemetry.io/otel):
+// Its name is toolotel, not otel, so that it sits beside
+// go.opentelemetry.io/otel without an alias:
 //
 //	reg.Use(toolotel.Middleware())                       // a span and metrics per tool call
-//	run, err := adapter.Run(ctx, client, params, nil, agent.Options{
+//	run, err := chat.Run(ctx, client, params, nil, agent.Options{
 //		Observer: toolotel.NewObserver(),                // a span per run and per model call
 //	})
 //

@@ -1,4 +1,4 @@
-// Package anthropic serves a toolreg.Registry to Claude models through the
+// Package toolanthropic serves a toolreg.Registry to Claude models through the
 // official SDK (github.com/anthropics/anthropic-sdk-go/v2): tool definitions
 // for the Messages API (optionally in strict mode), the dispatch of a
 // model's tool_use blocks, and the runners, which drive the whole exchange

@@ -1,4 +1,4 @@
-// Package bedrock serves a toolreg.Registry to the models of Amazon Bedrock
+// Package toolbedrock serves a toolreg.Registry to the models of Amazon Bedrock
 // through the Converse API of the official SDK
 // (github.com/aws/aws-sdk-go-v2/service/bedrockruntime): tool definitions
 // (Tools), the calls of a reply (ToolCalls), the dispatch of a turn's

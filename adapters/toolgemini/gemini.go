@@ -1,4 +1,4 @@
-// Package gemini serves a toolreg.Registry to Gemini models through the
+// Package toolgemini serves a toolreg.Registry to Gemini models through the
 // official SDK (google.golang.org/genai): function declarations, the
 // dispatch of a model turn's function calls, and the agent loop on
 // generateContent or streamGenerateContent (Run, which also resumes a

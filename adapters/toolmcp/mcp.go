@@ -1,4 +1,4 @@
-// Package mcp bridges toolreg and the Model Context Protocol through the
+// Package toolmcp bridges toolreg and the Model Context Protocol through the
 // official SDK (github.com/modelcontextprotocol/go-sdk/mcp), both ways.
 // AddTools serves a toolreg.Registry over MCP: every tool of the registry
 // becomes a tool of an *mcp.Server, with its input schema, an output schema

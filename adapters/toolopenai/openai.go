@@ -1,4 +1,4 @@
-// Package openai serves a toolreg.Registry to OpenAI models through the
+// Package toolopenai serves a toolreg.Registry to OpenAI models through the
 // official SDK (github.com/openai/openai-go/v3): tool definitions for Chat
 // Completions and Responses (optionally in strict mode), the dispatch of a
 // model's tool calls, and agent loops (Chat.Run, Responses.Run). The *JSON
