@@ -176,9 +176,9 @@ func (b *builder) add(ev types.ConverseStreamOutput) error {
 	return nil
 }
 
-// unrebuilt is the error of a block Stream does not rebuild.
+// unrebuilt is the error of a block a streamed run does not rebuild.
 func unrebuilt(v any) error {
-	return fmt.Errorf("the stream holds a block Stream does not rebuild (%T); use Run", v)
+	return fmt.Errorf("the stream holds a block a streamed run does not rebuild (%T); run without agent.Options.Stream", v)
 }
 
 // toolCall is the block's tool use as a call with the given arguments

@@ -224,7 +224,7 @@ func TestStreamBroken(t *testing.T) {
 		{"dropped connection", adapttest.SSE(append(begun, [2]string{adapttest.Cut})...), "the stream ended before the response was complete", toolreg.ErrTruncated},
 		{"ended mid-input", adapttest.SSE(begun...), "the stream ended before the response was complete", toolreg.ErrTruncated},
 		{"cut off mid-input", adapttest.SSE(append(begun, messageEnd("max_tokens")...)...), "is not whole", toolreg.ErrTruncated},
-		{"a block Stream does not rebuild", adapttest.SSE(append(begun, ev("contentBlockDelta", map[string]any{"contentBlockIndex": 1,
+		{"a block a streamed run does not rebuild", adapttest.SSE(append(begun, ev("contentBlockDelta", map[string]any{"contentBlockIndex": 1,
 			"delta": map[string]any{"citation": map[string]any{"title": "a source"}}}))...), "does not rebuild", nil},
 	}
 	for _, tt := range tests {
