@@ -24,7 +24,7 @@ func BenchmarkDefinitions100(b *testing.B) {
 	}
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(tools...)
-	names := []string{"openai_ChatTools", "openai_ChatTools_strict", "openai_ResponsesTools", "anthropic_Tools", "gemini_Tools"}
+	names := []string{"openai_Chat.Tools", "openai_Chat.Tools_strict", "openai_Responses.Tools", "anthropic_Tools", "gemini_Tools"}
 	for _, name := range names {
 		b.Run(name, func(b *testing.B) {
 			// One adapter per benchmark, warmed by the first build: the
@@ -48,13 +48,13 @@ func BenchmarkDefinitions100(b *testing.B) {
 // the loop measures requests and not adapter construction.
 func adapterBuild(b *testing.B, name string, reg *toolreg.Registry) func() (int, error) {
 	switch name {
-	case "openai_ChatTools":
+	case "openai_Chat.Tools":
 		a := toolopenai.NewChat(reg)
 		return func() (int, error) { t, err := a.Tools(); return len(t), err }
-	case "openai_ChatTools_strict":
+	case "openai_Chat.Tools_strict":
 		a := toolopenai.NewChat(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
 		return func() (int, error) { t, err := a.Tools(); return len(t), err }
-	case "openai_ResponsesTools":
+	case "openai_Responses.Tools":
 		a := toolopenai.NewResponses(reg)
 		return func() (int, error) { t, err := a.Tools(); return len(t), err }
 	case "anthropic_Tools":
