@@ -588,6 +588,9 @@ func TestMalformedTagsRefused(t *testing.T) {
 		{"unterminated jsonschema value", `json:"city" jsonschema:"enum=a`, false, true},
 		{"invalid escape in the result", `json:"city" jsonschema:"enum=a\,b"`, true, true},
 		{"escaped comma", `json:"city" jsonschema:"description=City name\\, e.g. Paris,enum=Paris"`, false, false},
+		{"a comma between json and jsonschema", `json:"city",jsonschema:"description=City name,enum=Paris"`, false, true},
+		{"a comma between jsonschema and json", `jsonschema:"description=x",json:"city"`, false, true},
+		{"a semicolon between json and jsonschema", `json:"city";jsonschema:"enum=a"`, false, true},
 		{"spaces between keys", `json:"city"   yaml:"city"`, false, false},
 		{"malformed key of another package after json", `json:"city" db:unquoted`, false, false},
 	}

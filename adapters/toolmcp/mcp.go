@@ -253,9 +253,11 @@ func (a *Adapter) build(name string, t toolreg.AnyTool) (entry, error) {
 		tool.Title = titled.Title()
 	}
 	out := t.OutputSchema()
-	if len(out) > 0 {
+	if len(out) > 0 && outputShape(out).schema != nil {
 		// Lowered as the input schema is, so that the output schema
-		// spends no tokens on the limits of Go number types either.
+		// spends no tokens on the limits of Go number types either; a
+		// schema left out (an $id, an anchor) is judged as written, before
+		// lowering drops its $id.
 		if out, err = dialect.Compact(out); err != nil {
 			return entry{}, fmt.Errorf("mcp: tool %q: output schema: %w", t.Name(), err)
 		}

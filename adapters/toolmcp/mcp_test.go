@@ -767,3 +767,36 @@ func TestToolsListOutputSchemaNumbers(t *testing.T) {
 		t.Errorf("outputSchema level lost int8's bound: %v", lv)
 	}
 }
+
+// TestToolsListOutputSchemaLeftOutAsWritten: an output schema that cannot be
+// wrapped faithfully (here its $id) is left out, judged as the tool wrote it,
+// not after lowering dropped the $id.
+func TestToolsListOutputSchemaLeftOutAsWritten(t *testing.T) {
+	list, err := toolreg.NewDynamic("list", "Lists numbers.", json.RawMessage(`{"type":"object"}`),
+		func(context.Context, json.RawMessage) (toolreg.Output, error) {
+			return toolreg.Output{Text: "[1,2]", Structured: json.RawMessage(`[1,2]`)}, nil
+		},
+		toolreg.WithOutputSchema(json.RawMessage(`{"$id":"https://example.com/list","type":"array","items":{"type":"integer"}}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(list)
+	srv, _ := newServer(t, reg)
+	cs, w := connect(t, srv, versions[0], nil)
+	if _, err := cs.ListTools(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	var listed struct {
+		Tools []map[string]json.RawMessage `json:"tools"`
+	}
+	if err := json.Unmarshal(w.toolsList(t), &listed); err != nil {
+		t.Fatal(err)
+	}
+	if len(listed.Tools) != 1 {
+		t.Fatalf("listed %d tools, want 1", len(listed.Tools))
+	}
+	if s, ok := listed.Tools[0]["outputSchema"]; ok {
+		t.Errorf("outputSchema %s advertised for a schema with an $id; want none (text results only)", s)
+	}
+}

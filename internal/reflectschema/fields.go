@@ -194,5 +194,8 @@ func wellFormedTag(tag string) bool {
 			return false
 		}
 		tag = tag[i+1:]
+		if tag != "" && tag[0] != ' ' {
+			return false // pairs are separated by spaces: `json:"a",jsonschema:"b"` hides its second key
+		}
 	}
 }
