@@ -80,7 +80,9 @@ const provider = "gemini"
 // twice. The contents are then the state's transcript, and the contents
 // argument is ignored; model and config are the run's. state may come
 // from JSON, in another process: the transcript keeps every part as Gemini
-// sent it, thoughtSignature included.
+// sent it, thoughtSignature included. A state that counts model calls or
+// holds a paused turn but no transcript is refused (agent.ErrInvalidState)
+// rather than started over from contents.
 //
 // config is not modified. Its fields go out as they are, except:
 //   - Tools: the step's declarations are added as one more genai.Tool
@@ -121,6 +123,11 @@ const provider = "gemini"
 func (a *Adapter) Run(ctx context.Context, client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, state *agent.State, opts agent.Options) (*RunResult, error) {
 	if state == nil {
 		state = &agent.State{}
+	}
+	if len(state.Transcript) == 0 && (state.Steps > 0 || len(state.Turn) > 0) {
+		// A run went on in it, but the conversation is gone: starting over
+		// from contents would hide that from the model.
+		return &RunResult{State: state}, fmt.Errorf("gemini: %w: the state holds no transcript to resume", agent.ErrInvalidState)
 	}
 	m := &runner{a: a, client: client, stream: opts.Stream, model: model}
 	if err := m.init(contents, config, state); err != nil {

@@ -562,4 +562,13 @@ func TestRunState(t *testing.T) {
 	if !errors.Is(err, agent.ErrInvalidState) || run == nil || run.State != bad {
 		t.Errorf("a transcript that is no list of contents: err = %v, run = %v", err, run)
 	}
+
+	// A State that went through model calls but lost its transcript does
+	// not start over from contents.
+	calls := len(api.Raw)
+	lost := &agent.State{Provider: "gemini", Steps: 3, RunID: "r1"}
+	run, err = a.Run(context.Background(), client.Models, "gemini-test", prompt(), nil, lost, agent.Options{})
+	if !errors.Is(err, agent.ErrInvalidState) || run == nil || run.State != lost || len(api.Raw) != calls {
+		t.Errorf("a State of 3 steps without a transcript: err = %v, %d model calls made", err, len(api.Raw)-calls)
+	}
 }
