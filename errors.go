@@ -107,24 +107,35 @@ func (e *ArgumentError) Error() string {
 // Unwrap makes an ArgumentError match ErrInvalidArguments.
 func (e *ArgumentError) Unwrap() error { return ErrInvalidArguments }
 
-// PanicError carries a tool's panic for the host. None of it reaches the
-// model. Its Error text is the tool and the panic value only; the stack
-// is in Stack, for a host that logs it.
+// PanicError carries a panic on a call for the host. None of it reaches
+// the model. Its Error text is the tool and the panic value only; the
+// stack is in Stack, for a host that logs it.
 type PanicError struct {
 	Tool  string
 	Value any    // the value passed to panic
 	Stack []byte // the goroutine's stack at the panic
+	// Internal says the panic was not the tool function's but the call
+	// path's around it (a middleware's, or the library's own): the error
+	// then matches ErrInternal instead of ErrToolPanic.
+	Internal bool
 }
 
 func (e *PanicError) Error() string {
+	if e.Internal {
+		return fmt.Sprintf("%v: tool %q: panic: %v", ErrInternal, e.Tool, e.Value)
+	}
 	return fmt.Sprintf("tool %q panicked: %v", e.Tool, e.Value)
 }
 
-// Unwrap makes a PanicError match ErrToolPanic, and the panic value when it
-// is an error.
+// Unwrap makes a PanicError match ErrToolPanic (ErrInternal when Internal),
+// and the panic value when it is an error.
 func (e *PanicError) Unwrap() []error {
-	if err, ok := e.Value.(error); ok {
-		return []error{ErrToolPanic, err}
+	kind := ErrToolPanic
+	if e.Internal {
+		kind = ErrInternal
 	}
-	return []error{ErrToolPanic}
+	if err, ok := e.Value.(error); ok {
+		return []error{kind, err}
+	}
+	return []error{kind}
 }

@@ -191,8 +191,16 @@ func TestMiddleware(t *testing.T) {
 	r.Use(func(Handler) Handler {
 		return HandlerFunc(func(context.Context, ToolCall) Output { panic("middleware bug") })
 	})
-	if out := r.Call(context.Background(), "echo", nil); !errors.Is(out.Err, ErrInternal) || strings.Contains(out.Text, "middleware bug") {
+	out := r.Call(context.Background(), "echo", nil)
+	if !errors.Is(out.Err, ErrInternal) || errors.Is(out.Err, ErrToolPanic) || strings.Contains(out.Text, "middleware bug") {
 		t.Errorf("got %+v", out)
+	}
+	// The host gets the stack as a PanicError's, never in the error's text.
+	var pe *PanicError
+	if !errors.As(out.Err, &pe) || !pe.Internal || len(pe.Stack) == 0 {
+		t.Errorf("Err %#v: want a *PanicError, Internal, with its stack", out.Err)
+	} else if msg := out.Err.Error(); strings.Contains(msg, "\n") || strings.Contains(msg, "goroutine") || !strings.Contains(msg, "middleware bug") {
+		t.Errorf("Err.Error() = %q: want one line with the panic value and no stack", msg)
 	}
 }
 

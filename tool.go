@@ -510,6 +510,6 @@ func internalOutput(tool string, r any, stack []byte) Output {
 	return Output{
 		Text:    fmt.Sprintf("tool %q could not handle this call because of an internal error, not caused by your arguments", tool),
 		IsError: true,
-		Err:     fmt.Errorf("%w: tool %q: %v\n%s", ErrInternal, tool, r, stack),
+		Err:     &PanicError{Tool: tool, Value: r, Stack: stack, Internal: true},
 	}
 }
