@@ -98,3 +98,42 @@ func TestDynamicResults(t *testing.T) {
 		t.Errorf("typed result: %+v, schema %s", out, typed.OutputSchema())
 	}
 }
+
+// TestNewDynamicNullForOptionalHint: a dynamic tool's optional property sent
+// as null gets the same hint as a typed tool's: leave it out, or send a
+// value of its type; a required one does not. Properties behind $ref and
+// in array items count too.
+func TestNewDynamicNullForOptionalHint(t *testing.T) {
+	schema := `{"type":"object","required":["b"],
+		"properties":{"a":{"type":"string"},"b":{"type":"integer"},"o":{"$ref":"#/$defs/o"},
+			"list":{"type":"array","items":{"type":"object","properties":{"y":{"type":"boolean"}}}}},
+		"$defs":{"o":{"type":"object","properties":{"x":{"type":"number"}}}}}`
+	tool, err := NewDynamic("d", "A dynamic tool for the test.", json.RawMessage(schema),
+		func(context.Context, json.RawMessage) (string, error) { return "ok", nil })
+	if err != nil {
+		t.Fatal(err)
+	}
+	const hint = "leave it out instead of sending null"
+	for _, tc := range []struct {
+		args, path, send string // send "" when no hint is due
+	}{
+		{`{"a":null,"b":1}`, "a", "or send string"},
+		{`{"b":null}`, "b", ""},
+		{`{"b":1,"o":{"x":null}}`, "o.x", "or send number"},
+		{`{"b":1,"list":[{"y":true},{"y":null}]}`, "list[1].y", "or send boolean"},
+	} {
+		out := tool.Invoke(context.Background(), json.RawMessage(tc.args))
+		var ae *ArgumentError
+		if !errors.As(out.Err, &ae) || len(ae.Problems) != 1 || ae.Problems[0].Path != tc.path {
+			t.Errorf("%s: got %v, want one problem at %s", tc.args, out.Err, tc.path)
+			continue
+		}
+		msg := ae.Problems[0].Message
+		if tc.send == "" && strings.Contains(msg, hint) {
+			t.Errorf("%s: %q hints to leave a required field out", tc.args, msg)
+		}
+		if tc.send != "" && (!strings.Contains(msg, hint) || !strings.Contains(msg, tc.send)) {
+			t.Errorf("%s: %q, want the hint %q ... %q", tc.args, msg, hint, tc.send)
+		}
+	}
+}

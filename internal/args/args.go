@@ -176,7 +176,7 @@ func (c *Checker) reference(args []byte, dst reflect.Value) ([]Problem, error) {
 		return nil, err
 	}
 	if err := validator.Validate(tree); err != nil {
-		return capProblems(problems(err, tree, c.shape)), nil
+		return capProblems(problems(err, tree, c.shape, validator)), nil
 	}
 	if c.dynamic {
 		dst.SetBytes(bytes.Clone(args))

@@ -43,6 +43,12 @@ func msgOptionalNull(msg string, f *rs.Field) string {
 	return msg + "; the field is optional: leave it out instead of sending null, or send " + describeType(f.Shape)
 }
 
+// msgOptionalNullOf is msgOptionalNull for a property without a Go type
+// behind it, which the schema's own types describe.
+func msgOptionalNullOf(msg string, want []string) string {
+	return msg + "; the field is optional: leave it out instead of sending null, or send " + strings.Join(want, " or ")
+}
+
 func msgType(want []string, got string) string {
 	return fmt.Sprintf("expected %s, got %s", strings.Join(want, " or "), got)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -42,7 +43,7 @@ var printer = message.NewPrinter(language.English)
 // problems turns a validation error into one Problem per offending value,
 // worded for the model: where, what was expected, what was given, and what
 // is allowed.
-func problems(err error, instance any, shape *rs.Shape) []Problem {
+func problems(err error, instance any, shape *rs.Shape, schema *jsonschema.Schema) []Problem {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
 		return []Problem{{Message: err.Error()}}
@@ -61,7 +62,7 @@ func problems(err error, instance any, shape *rs.Shape) []Problem {
 			}
 			return
 		}
-		for _, p := range describeProblem(e, instance, shape) {
+		for _, p := range describeProblem(e, instance, shape, schema) {
 			if !seen[p] {
 				seen[p] = true
 				out = append(out, p)
@@ -79,7 +80,7 @@ func sortProblems(ps []Problem) {
 	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Path < ps[j].Path })
 }
 
-func describeProblem(e *jsonschema.ValidationError, instance any, shape *rs.Shape) []Problem {
+func describeProblem(e *jsonschema.ValidationError, instance any, shape *rs.Shape, schema *jsonschema.Schema) []Problem {
 	loc := e.InstanceLocation
 	at := shapeAt(shape, loc)
 	p := instancePath(instance, loc)
@@ -106,6 +107,8 @@ func describeProblem(e *jsonschema.ValidationError, instance any, shape *rs.Shap
 		msg := msgType(k.Want, snippet(value))
 		if f := optionalField(shape, loc); value == nil && f != nil {
 			msg = msgOptionalNull(msg, f)
+		} else if value == nil && shape == nil && optionalProperty(schema, loc) {
+			msg = msgOptionalNullOf(msg, k.Want)
 		}
 		return one(msg)
 	case *vkind.Enum:
@@ -221,6 +224,57 @@ func shapeAt(s *rs.Shape, loc []string) *rs.Shape {
 func deref(s *rs.Shape) *rs.Shape {
 	for s != nil && s.Kind == rs.Pointer {
 		s = s.Elem
+	}
+	return s
+}
+
+// optionalProperty reports whether the value at loc is a property its
+// object's schema declares and does not require, for a schema without a Go
+// type behind it. It follows properties, items and $ref; anything else
+// (allOf, anyOf, if/then) it leaves undecided, and says false.
+func optionalProperty(schema *jsonschema.Schema, loc []string) bool {
+	if schema == nil || len(loc) == 0 {
+		return false
+	}
+	s := schema
+	for _, seg := range loc[:len(loc)-1] {
+		if s = child(s, seg); s == nil {
+			return false
+		}
+	}
+	s = refTarget(s)
+	name := loc[len(loc)-1]
+	_, declared := s.Properties[name]
+	return declared && !slices.Contains(s.Required, name)
+}
+
+// child is the subschema of s for the member or item seg, nil if there is
+// no single one.
+func child(s *jsonschema.Schema, seg string) *jsonschema.Schema {
+	s = refTarget(s)
+	if p, ok := s.Properties[seg]; ok {
+		return p
+	}
+	i, err := strconv.Atoi(seg)
+	if err != nil || i < 0 {
+		return nil
+	}
+	if i < len(s.PrefixItems) {
+		return s.PrefixItems[i]
+	}
+	if s.Items2020 != nil {
+		return s.Items2020
+	}
+	if items, ok := s.Items.(*jsonschema.Schema); ok {
+		return items
+	}
+	return nil
+}
+
+// refTarget follows s's $ref while s is nothing but a reference.
+func refTarget(s *jsonschema.Schema) *jsonschema.Schema {
+	for i := 0; s.Ref != nil && len(s.Properties) == 0 && i < 64; i++ {
+		s = s.Ref
 	}
 	return s
 }

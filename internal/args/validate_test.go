@@ -20,7 +20,7 @@ func TestProblemsOfWrappedError(t *testing.T) {
 	if verr == nil {
 		t.Fatal("days 9 validates against maximum 7")
 	}
-	atDays := problems(verr, instance, nil)
+	atDays := problems(verr, instance, nil, s)
 	if len(atDays) != 1 || atDays[0].Path != "days" {
 		t.Fatalf("problems of the validation error itself: %+v", atDays)
 	}
@@ -34,7 +34,7 @@ func TestProblemsOfWrappedError(t *testing.T) {
 		{"another error", errors.New("the validator failed"), []Problem{{Message: "the validator failed"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, problems(tc.err, instance, nil)); diff != "" {
+			if diff := cmp.Diff(tc.want, problems(tc.err, instance, nil, s)); diff != "" {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 		})
