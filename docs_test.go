@@ -51,8 +51,10 @@ func methodDocs(t *testing.T) map[string]string {
 // TestToolInvokeDoc: go doc Tool.Invoke shows Invoke's own comment.
 func TestToolInvokeDoc(t *testing.T) {
 	d := methodDocs(t)["Invoke"]
-	if !strings.HasPrefix(d, "Invoke runs one call from a model") {
-		t.Errorf("Tool.Invoke's doc = %q", d)
+	for _, want := range []string{"Invoke runs one call from a model", "arguments", "Registry.Call"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("Tool.Invoke's doc does not say %q: %q", want, d)
+		}
 	}
 }
 
@@ -61,7 +63,7 @@ func TestToolInvokeDoc(t *testing.T) {
 func TestToolCallDocSaysWhatItSkips(t *testing.T) {
 	d := methodDocs(t)["Call"]
 	for _, want := range []string{"Invoke", "Registry.Call", "validation", "defaults", "middleware", "timeouts", "WithTimeout",
-		"panic recovery", "result encoding", "ErrToolFailed", "Approval", "NeedsApproval"} {
+		"panic recovery", "result encoding", "ErrToolFailed", "Approval", "NeedsApproval", "done context", "ErrOverloaded", "Info(ctx)"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("Tool.Call's doc does not mention %q:\n%s", want, d)
 		}

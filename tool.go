@@ -345,7 +345,15 @@ func (t *Tool[A, R]) OutputSchema() json.RawMessage { return t.output }
 //     from any Go call, not as an Output wrapping a *PanicError;
 //   - result encoding: the result is not encoded as JSON into an Output,
 //     and the error is returned as the function returned it, not wrapped
-//     in ErrToolFailed.
+//     in ErrToolFailed;
+//   - a done context: Invoke refuses to start a call whose ctx is already
+//     cancelled or past its deadline; Call runs the function anyway;
+//   - the registry's own checks: Registry.Call looks the tool up by name,
+//     refuses calls with ErrOverloaded while too many abandoned calls
+//     still run (WithMaxAbandoned), and gives the function the call's
+//     information (Info(ctx): id, run, step, attempt), which Call does
+//     not set: under Call, Info(ctx) is what ctx already carries, the
+//     zero CallInfo for a context of the caller's own.
 //
 // Approval is not checked either: WithApproval and WithApprovalIf are
 // asked by runners (Registry.NeedsApproval) before a model's call runs,
@@ -354,11 +362,15 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 	return t.fn(ctx, args)
 }
 
-// Invoke runs one call from a model: it validates args against the input
-// schema, decodes them strictly (exact-case keys, no unknown fields,
-// defaults filled in), calls the function and encodes its result. Empty,
-// blank or null args mean {}. Invoke never panics; every failure is an
-// Output with IsError set, a message for the model and Err for the host.
+// Invoke runs one call from a model, the model's path without the
+// registry: it validates arguments against the input schema and the
+// argument limits, decodes them strictly (exact-case keys, no unknown
+// fields, defaults filled in), calls the function under the tool's timeout
+// and encodes its result. Empty, blank or null arguments mean {}. Use it
+// to test a tool as a model meets it; a host dispatches through
+// Registry.Call, which adds the registry's middleware and bounds. Invoke
+// never panics; every failure is an Output with IsError set, a message for
+// the model and Err for the host.
 func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {
