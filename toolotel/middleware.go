@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/toolreg/toolreg"
-	otelapi "go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/metric"
@@ -199,7 +199,7 @@ func (m *toolMeter) handle(ctx context.Context, call toolreg.ToolCall, next tool
 // instrumentation libraries report theirs, and the calls go on.
 func instrument[I any](i I, err error) I {
 	if err != nil {
-		otelapi.Handle(err)
+		otel.Handle(err)
 	}
 	return i
 }

@@ -1,7 +1,7 @@
 package toolotel
 
 import (
-	otelapi "go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 	"go.opentelemetry.io/otel/trace"
@@ -62,10 +62,10 @@ func newConfig(opts []Option) config {
 	if c.tp == nil {
 		// The global provider delegates to whatever provider is set later,
 		// so a middleware made before the SDK is set up still records.
-		c.tp = otelapi.GetTracerProvider()
+		c.tp = otel.GetTracerProvider()
 	}
 	if c.mp == nil {
-		c.mp = otelapi.GetMeterProvider()
+		c.mp = otel.GetMeterProvider()
 	}
 	return c
 }

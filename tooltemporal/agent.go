@@ -90,8 +90,9 @@ type ToolOptions struct {
 
 // ModelFunc makes the provider's side of a run from its State, in an
 // activity, for each model call: it returns the adapter's agent.Model
-// (toolopenai.Chat.Model, toolopenai.Responses.Model, anthropic.Adapter.Model,
-// gemini.Adapter.Model) over state, with its client and parameters. params
+// (toolopenai.Chat.Model, toolopenai.Responses.Model,
+// toolanthropic.Adapter.Model, toolgemini.Adapter.Model,
+// toolbedrock.Adapter.Model) over state, with its client and parameters. params
 // are the run's Input.Params. The model asked may change from one worker
 // version to the next; the name it is registered under may not.
 type ModelFunc func(ctx context.Context, state *agent.State, params json.RawMessage) (agent.Model, error)

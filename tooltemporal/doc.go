@@ -4,7 +4,7 @@
 // run twice.
 //
 // The workflow runs the very loop of the runners (toolopenai.Chat.Run,
-// anthropic.Run, ...): each model call is an activity, each tool call an
+// toolanthropic.Adapter.Run, ...): each model call is an activity, each tool call an
 // activity of its own (a turn's calls run at once, their results go back in
 // call order), and calls that wait for the host (toolreg.WithApproval,
 // toolreg.Interrupt) wait in the workflow until an Update decides them. A

@@ -413,7 +413,7 @@ func TestCallAll(t *testing.T) {
 
 func TestCallAllJSON(t *testing.T) {
 	a := New(adapttest.Registry(nil))
-	// The content of shared/research/fixtures/anthropic.call.json, one more call.
+	// A hand-written assistant turn, as Anthropic's wire format has it, one more call.
 	out, err := a.CallAllJSON(context.Background(), json.RawMessage(`[
 		{"type": "text", "text": "Checking the forecast."},
 		{"type": "tool_use", "id": "toolu_01A09q90qw90lq917835lq9", "name": "get_weather", "input": {"city": "Paris", "unit": "celsius"}},

@@ -90,8 +90,13 @@ func ExampleAdapter_CallAll() {
 // stream messages: a reply `name {input}` (several joined by "; ") asks
 // for tool uses, any other is the model's answer.
 func scriptedBedrock(replies ...string) *httptest.Server {
+	return httptest.NewServer(scriptedHandler(replies...))
+}
+
+// scriptedHandler is scriptedBedrock's handler.
+func scriptedHandler(replies ...string) http.Handler {
 	var n atomic.Int64
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		i := int(n.Add(1))
 		reply := replies[i-1]
 		content := []any{map[string]any{"text": reply}}
@@ -133,7 +138,7 @@ func scriptedBedrock(replies ...string) *httptest.Server {
 		}
 		send("messageStop", map[string]any{"stopReason": stop})
 		send("metadata", map[string]any{"usage": usage, "metrics": map[string]int{"latencyMs": 100}})
-	}))
+	})
 }
 
 // offlineClient is the SDK's client of srv, as Example_loop makes it.

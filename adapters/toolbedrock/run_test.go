@@ -17,7 +17,7 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
-// runner drives Run or Stream as the shared tests do, counting the
+// runner drives Run, streamed or not, as the shared tests do, counting the
 // StepDone events as turns.
 func runner(t *testing.T, calls func(...string) string, answer func(string) string, stream bool) adapttest.Runner {
 	return adapttest.Runner{

@@ -80,8 +80,8 @@ func TestTranscriptRoundTrip(t *testing.T) {
 	}
 }
 
-// TestFixtures: the payloads of shared/research/fixtures (copied to
-// testdata/fixtures), written by hand from Bedrock's documentation, are
+// TestFixtures: the payloads of testdata/fixtures, written by hand from
+// Bedrock's documentation, are
 // what the adapter reads and writes.
 func TestFixtures(t *testing.T) {
 	read := func(name string) json.RawMessage {

@@ -843,6 +843,20 @@ func ExampleChat_NotStrict() {
 	// tool cannot be sent in strict mode: tool "search": schema at filters: OpenAI strict mode cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects
 }
 
+// NotStrict says why a tool goes out non-strict on the Responses API too.
+func ExampleResponses_NotStrict() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, toolreg.MustNewDynamic("search", "Searches the documents.",
+		json.RawMessage(`{"type":"object","properties":{"filters":{"type":"object","additionalProperties":{"type":"string"}}}}`),
+		func(context.Context, json.RawMessage) (string, error) { return "", nil }))
+	adapter := toolopenai.NewResponses(reg, toolopenai.WithStrict(), toolopenai.WithNonStrictFallback())
+	fmt.Println(adapter.NotStrict("get_weather"))
+	fmt.Println(adapter.NotStrict("search"))
+	// Output:
+	// <nil>
+	// tool cannot be sent in strict mode: tool "search": schema at filters: OpenAI strict mode cannot express an open map or free-form object (additionalProperties other than false): use a struct, or a list of {key, value} objects
+}
+
 // Responses has the same strict mode as Chat, under the same options.
 func ExampleResponses_Strict() {
 	reg := toolreg.NewRegistry()

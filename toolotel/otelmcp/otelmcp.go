@@ -31,7 +31,7 @@ import (
 	"reflect"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	otelapi "go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/propagation"
 )
 
@@ -93,7 +93,7 @@ func ClientMiddleware(p propagation.TextMapPropagator) mcp.Middleware {
 
 func propagator(p propagation.TextMapPropagator) propagation.TextMapPropagator {
 	if p == nil {
-		return otelapi.GetTextMapPropagator()
+		return otel.GetTextMapPropagator()
 	}
 	return p
 }

@@ -15,7 +15,7 @@
 // history, under a new file name: keep the old histories, so that the test
 // checks that runs started before the change still replay.
 //
-//	cd temporal/internal/record && GOWORK=off go run . -o ../../testdata/trip.history.json
+//	cd tooltemporal/internal/record && GOWORK=off go run . -o ../../testdata/trip.history.json
 package main
 
 import (
