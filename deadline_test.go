@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -17,9 +18,9 @@ import (
 // eventually polls cond until it holds or a second has passed.
 func eventually(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	for deadline := time.Now().Add(time.Second); !cond(); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !cond(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: not after a second", what)
+			t.Fatalf("%s: not after ten seconds", what)
 		}
 	}
 }
@@ -67,14 +68,20 @@ func TestAbandonedCallsAreBoundedAndCounted(t *testing.T) {
 func TestCancelledCallAllLeavesOneCountedGoroutinePerCall(t *testing.T) {
 	release := make(chan struct{})
 	r := NewRegistry()
-	r.MustAdd(stuck("slow", release))
+	var entered sync.WaitGroup // cancel once every call runs, however loaded the machine
+	entered.Add(8)
+	r.MustAdd(MustNew("slow", "Blocks.", func(context.Context, struct{}) (string, error) {
+		entered.Done()
+		<-release
+		return "late", nil
+	}))
 	before := runtime.NumGoroutine()
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := make([]ToolCall, 8)
 	for i := range calls {
 		calls[i] = ToolCall{Name: "slow"}
 	}
-	time.AfterFunc(10*time.Millisecond, cancel)
+	go func() { entered.Wait(); cancel() }()
 	outs := r.CallAll(ctx, calls)
 	for _, out := range outs {
 		if !errors.Is(out.Err, context.Canceled) {
