@@ -105,10 +105,12 @@ func describeProblem(e *jsonschema.ValidationError, instance any, shape *rs.Shap
 		return out
 	case *vkind.Type:
 		msg := msgType(k.Want, snippet(value))
-		if f := optionalField(shape, loc); value == nil && f != nil {
-			msg = msgOptionalNull(msg, f)
-		} else if value == nil && shape == nil && optionalProperty(schema, loc) {
-			msg = msgOptionalNullOf(msg, k.Want)
+		if value == nil { // null where the field may be left out: say so
+			if f := optionalField(shape, loc); f != nil {
+				msg = msgOptionalNull(msg, f)
+			} else if shape == nil && optionalProperty(schema, loc) {
+				msg = msgOptionalNullOf(msg, k.Want)
+			}
 		}
 		return one(msg)
 	case *vkind.Enum:
