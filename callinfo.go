@@ -34,14 +34,16 @@ type CallInfo struct {
 // called through a Registry, its ID and Tool at least; the zero CallInfo
 // elsewhere.
 func Info(ctx context.Context) CallInfo {
-	if rc := registryCallOf(ctx); rc != nil {
-		return rc.info
+	if c := callContextOf(ctx); c != nil {
+		return c.info()
 	}
 	return CallInfo{}
 }
 
 // WithCallInfo returns a context whose calls through a Registry carry the
 // CallInfo info returns for each (the registry sets ID and Tool itself).
+// info is called when a tool asks for its Info, each time it asks, and
+// not for calls that never do: it must be a plain function of the call.
 // The runners of the adapters use it to tell tools the step, the provider,
 // the attempt and the host's answers; a hand-written loop may too.
 func WithCallInfo(ctx context.Context, info func(ToolCall) CallInfo) context.Context {

@@ -86,7 +86,7 @@ func (r *Registry) Refuse(ctx context.Context, call ToolCall, out Output) (res O
 	if !c.middleware {
 		return out
 	}
-	cc := &callContext{Context: context.WithValue(ctx, refusalKey{}, &out), rc: registryCall{info: callInfoFor(ctx, call)}}
+	cc := &callContext{Context: context.WithValue(ctx, refusalKey{}, &out), call: call}
 	return c.refuse.HandleCall(cc, call)
 }
 

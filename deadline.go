@@ -9,15 +9,19 @@ import (
 	"time"
 )
 
-// A call ends on time whatever its function does: when its context is
-// done (a timeout of the tool, the registry or the caller, or a
-// cancellation), the caller gets a timeout or cancellation Output at once.
-// Under a registry, the tool's function runs on a goroutine of its own and
-// the middleware on the caller's: the innermost Handler returns the timeout
-// Output at the deadline, so that what middleware logs, traces and counts
-// is what the model reads, when it reads it. A middleware is host code
-// like an http.Handler's: one that blocks and ignores its context holds
-// its caller, as it would there.
+// A call runs on its caller's goroutine, and its context reaches the
+// function through ctx, as in any Go call: a function that honours it
+// returns when the context ends, one that ignores it holds its caller
+// until it returns. What the host asks the library to bound is bounded
+// whatever the function does: a timeout of the tool (WithTimeout) or of the
+// registry (WithDefaultTimeout), and under WithIsolatedCalls any end of
+// the caller's context. When one of these ends the call, the caller gets a
+// timeout or cancellation Output at once. The function then runs on a
+// goroutine of its own and the middleware on the caller's: the innermost
+// Handler returns the timeout Output at the deadline, so that what
+// middleware logs, traces and counts is what the model reads, when it
+// reads it. A middleware is host code like an http.Handler's: one that
+// blocks and ignores its context holds its caller, as it would there.
 //
 // The goroutine running a function that ignores its context cannot be
 // stopped: it is abandoned, runs on until the function returns, and its
@@ -25,6 +29,10 @@ import (
 // (Registry.Abandoned) and refuses new calls while they reach its bound
 // (WithMaxAbandoned), so that a tool that hangs cannot pile up goroutines
 // without end.
+//
+// The goroutine is not the default because it costs: a goroutine per
+// call, and several times the call's own time (the README's Performance
+// section).
 
 // bound runs fn and returns its Output, or a timeout or cancellation
 // Output as soon as ctx is done. An abandoned fn is counted in abandoned
@@ -71,10 +79,14 @@ const (
 	given
 )
 
-// registryCall is what a registry tells the call it runs, through the
-// context.
-type registryCall struct {
-	info CallInfo
+// callContext is the context a registry gives the call it runs: one
+// allocation of 80 bytes, what Info reads and what the registry's own
+// dispatch needs to find. The CallInfo is worked out when Info asks, not
+// before: most tools never ask, and the caller's context is walked for a
+// WithCallInfo only then.
+type callContext struct {
+	context.Context
+	call ToolCall
 	// reached is the registry whose dispatch the call went through to the
 	// tool, nil before (a middleware may call it on a goroutine of its
 	// own): a Tool bounds its function within the registry's deadline and
@@ -82,32 +94,29 @@ type registryCall struct {
 	reached atomic.Pointer[Registry]
 }
 
-type registryCallKey struct{}
-
-// callContext carries a registryCall: one allocation where
-// context.WithValue and the value would be two.
-type callContext struct {
-	context.Context
-	rc registryCall
-}
+type callContextKey struct{}
 
 func (c *callContext) Value(key any) any {
-	if key == (registryCallKey{}) {
-		return &c.rc
+	if key == (callContextKey{}) {
+		return c
 	}
 	return c.Context.Value(key)
 }
 
-func registryCallOf(ctx context.Context) *registryCall {
-	rc, _ := ctx.Value(registryCallKey{}).(*registryCall)
-	return rc
+// info is the call's CallInfo, from the WithCallInfo of the caller's
+// context.
+func (c *callContext) info() CallInfo { return callInfoFor(c.Context, c.call) }
+
+func callContextOf(ctx context.Context) *callContext {
+	c, _ := ctx.Value(callContextKey{}).(*callContext)
+	return c
 }
 
-// dispatching is the registry whose dispatch called tool under ctx, nil
-// for a tool called otherwise (directly, or by another tool).
-func dispatching(ctx context.Context, tool string) *Registry {
-	if rc := registryCallOf(ctx); rc != nil && rc.info.Tool == tool {
-		return rc.reached.Load()
+// dispatched is the registry whose dispatch called tool under ctx, nil for
+// a tool called otherwise (directly, or by another tool).
+func dispatched(ctx context.Context, tool string) *Registry {
+	if c := callContextOf(ctx); c != nil && c.call.Name == tool {
+		return c.reached.Load()
 	}
 	return nil
 }

@@ -67,7 +67,7 @@ func TestAbandonedCallsAreBoundedAndCounted(t *testing.T) {
 
 func TestCancelledCallAllLeavesOneCountedGoroutinePerCall(t *testing.T) {
 	release := make(chan struct{})
-	r := NewRegistry()
+	r := NewRegistry(WithIsolatedCalls())
 	var entered sync.WaitGroup // cancel once every call runs, however loaded the machine
 	entered.Add(8)
 	r.MustAdd(MustNew("slow", "Blocks.", func(context.Context, struct{}) (string, error) {
@@ -109,7 +109,7 @@ func TestMiddlewareSeesTheTimeout(t *testing.T) {
 		{"registry timeout", []RegistryOption{WithDefaultTimeout(d)}, nil, func() (context.Context, context.CancelFunc) {
 			return context.WithCancel(context.Background())
 		}},
-		{"caller deadline", nil, nil, func() (context.Context, context.CancelFunc) {
+		{"caller deadline under WithIsolatedCalls", []RegistryOption{WithIsolatedCalls()}, nil, func() (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), d)
 		}},
 		{"tool timeout", nil, []Option{WithTimeout(d)}, func() (context.Context, context.CancelFunc) {

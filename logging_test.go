@@ -128,10 +128,10 @@ func TestLoggingATimeoutWhenItHappens(t *testing.T) {
 	}{
 		{"tool timeout", nil, []toolreg.Option{toolreg.WithTimeout(d)}, background, "tool call timed out"},
 		{"registry timeout", []toolreg.RegistryOption{toolreg.WithDefaultTimeout(d)}, nil, background, "tool call timed out"},
-		{"caller deadline", nil, nil, func() (context.Context, context.CancelFunc) {
+		{"caller deadline, isolated calls", []toolreg.RegistryOption{toolreg.WithIsolatedCalls()}, nil, func() (context.Context, context.CancelFunc) {
 			return context.WithTimeout(context.Background(), d)
 		}, "tool call timed out"},
-		{"caller cancels", nil, nil, func() (context.Context, context.CancelFunc) {
+		{"caller cancels, isolated calls", []toolreg.RegistryOption{toolreg.WithIsolatedCalls()}, nil, func() (context.Context, context.CancelFunc) {
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(d, cancel)
 			return ctx, cancel

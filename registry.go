@@ -32,6 +32,7 @@ type Registry struct {
 	concurrency  int
 	timeout      time.Duration
 	maxAbandoned int
+	isolated     bool // WithIsolatedCalls
 	abandoned    atomic.Int64
 	logger       *slog.Logger
 	approval     func(ToolCall) bool
@@ -87,6 +88,28 @@ func WithMaxConcurrency(n int) RegistryOption {
 // WithTimeout.
 func WithDefaultTimeout(d time.Duration) RegistryOption {
 	return RegistryOption{func(r *Registry) { r.timeout = d }}
+}
+
+// WithIsolatedCalls runs every call whose context can end on a goroutine
+// of its own, so that its caller gets a timeout or cancellation Output as
+// soon as the caller's context ends, even from a function that ignores its
+// context (which is then abandoned: see WithMaxAbandoned).
+//
+// Use it when the registry runs tools you cannot trust to honour their
+// context (a library that blocks without one) and a caller must never wait
+// past its deadline. Without it, a call runs on its caller's goroutine and
+// the caller's context reaches the function through ctx, as in any Go call:
+// a function that honours it returns as promptly either way, one that
+// ignores it holds its caller until it returns. Timeouts the host set on
+// the library itself (WithTimeout, WithDefaultTimeout) are enforced either
+// way, on a goroutine of the call's own.
+//
+// The goroutine costs: a call under a cancellable context takes several
+// times as long as on the caller's goroutine (see the README's Performance
+// section, measured by BenchmarkRegistryCallContexts), which is why it is
+// not the default.
+func WithIsolatedCalls() RegistryOption {
+	return RegistryOption{func(r *Registry) { r.isolated = true }}
 }
 
 // DefaultMaxAbandoned bounds the calls a registry lets run on after their
@@ -249,10 +272,11 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 // handle runs one call through the middleware, within the call's
 // deadline: the caller's, the registry's WithDefaultTimeout and the tool's
 // WithTimeout, the shortest. The middleware runs on the caller's
-// goroutine; the tool, when the context can end, on a goroutine of its own
-// (see dispatch), so that at the deadline the middleware sees the timeout
-// Output the caller gets, and logs, traces and counts the call as that. A
-// panicking middleware is an Output too.
+// goroutine, and so does the tool unless a timeout of the library or
+// WithIsolatedCalls bounds it (see dispatch): at the deadline the
+// middleware then sees the timeout Output the caller gets, and logs,
+// traces and counts the call as that. A panicking middleware is an Output
+// too.
 func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	if r.view != nil {
 		return r.view.handle(ctx, call)
@@ -274,9 +298,9 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 		defer cancel()
 	}
 	c := r.chain.Load()
-	cc := &callContext{Context: ctx, rc: registryCall{info: callInfoFor(ctx, call)}}
+	cc := &callContext{Context: ctx, call: call}
 	out = c.h.HandleCall(cc, call)
-	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && cc.rc.reached.Load() == nil {
+	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && cc.reached.Load() == nil {
 		// A middleware answered with an empty Output without calling the
 		// tool: a bug, not an empty success.
 		return Output{
@@ -301,28 +325,38 @@ func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 	return timeout
 }
 
-// dispatch is the innermost Handler: lookup and the tool. Under a context
-// that can end, the tool's function runs on a goroutine of its own and
-// dispatch returns a timeout or cancellation Output as soon as the context
-// is done, whatever the function does (see bound). A Tool checks and
-// decodes its arguments on the caller's goroutine and bounds only its
-// function (Tool.call): a new goroutine's stack then stays small. Any
-// other AnyTool runs on a goroutine of its own, Invoke and all.
+// dispatch is the innermost Handler: lookup and the tool. The tool runs
+// on the caller's goroutine, the caller's context reaching its function
+// through ctx, unless the call must end at its deadline whatever the
+// function does (a timeout of the library, or WithIsolatedCalls; see
+// bounds): then the function runs on a goroutine of its own and dispatch
+// returns a timeout or cancellation Output as soon as the context is done
+// (see bound). A Tool checks and decodes its arguments on the caller's
+// goroutine and bounds only its function (Tool.call), so that a new
+// goroutine's stack stays small; any other AnyTool is bounded Invoke and
+// all.
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
 	t, ok := snap.byName[call.Name]
-	rc := registryCallOf(ctx)
-	if rc != nil {
-		rc.reached.Store(r)
+	if c := callContextOf(ctx); c != nil {
+		c.reached.Store(r)
 	}
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
 	}
 	if _, ok := t.(recovering); !ok && ctx.Done() != nil {
-		return bound(ctx, call.Name, r.timeoutOf(snap, call.Name), &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
+		if timeout := r.timeoutOf(snap, call.Name); r.bounds(timeout) {
+			return bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
+		}
 	}
 	return invoke(ctx, t, call)
 }
+
+// bounds reports whether a call whose context can end, with the registry's
+// timeout timeout (0 for none), runs on a goroutine of its own: when the
+// host asked the library to end it on time, with a timeout or with
+// WithIsolatedCalls.
+func (r *Registry) bounds(timeout time.Duration) bool { return timeout > 0 || r.isolated }
 
 // recovering is a tool whose Invoke turns its own panics into Outputs.
 type recovering interface {
@@ -345,65 +379,82 @@ func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
 }
 
 // CallAll runs calls concurrently, at most the registry's concurrency bound
-// at once, through the middleware, and returns their outputs in call
-// order. When ctx is done, calls not yet started return a cancellation
-// Output at once and running ones return theirs promptly, even from a tool
-// that ignores its context.
+// at once (WithMaxConcurrency), through the middleware, and returns their
+// outputs in call order. When ctx is done, calls not yet started return a
+// cancellation Output at once; running ones return when their function
+// does, as Call's do: at once from a function that honours its context,
+// and from any function under WithIsolatedCalls or a timeout of the
+// library.
+//
+// The calls run on the caller's goroutine and on as many more as it takes
+// to keep every call that waits from holding up the others, up to the
+// bound: a turn of quick calls costs about what the calls cost one after
+// the other, a turn of slow ones about the slowest.
 func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	out := make([]Output, len(calls))
-	if len(calls) == 1 && ctx.Done() == nil {
-		out[0] = r.handle(ctx, calls[0])
-		return out
-	}
-	type result struct {
-		i   int
-		out Output
-	}
-	results := make(chan result, len(calls)) // buffered: an abandoned call never blocks
-	sem := make(chan struct{}, r.root().concurrency)
-	started := 0
-	for i, c := range calls {
-		select {
-		case sem <- struct{}{}:
-		case <-ctx.Done():
-			out[i] = contextOutput(c.Name, ctx.Err(), 0)
+	t := &turn{r: r, ctx: ctx, calls: calls, out: make([]Output, len(calls)), limit: int32(min(len(calls), r.root().concurrency))}
+	t.running.Store(1) // the caller
+	t.work()
+	t.wg.Wait()
+	return t.out
+}
+
+// turn is one CallAll: its calls are claimed in order by the goroutines
+// working on it, the caller first.
+type turn struct {
+	r       *Registry
+	ctx     context.Context
+	calls   []ToolCall
+	out     []Output
+	next    atomic.Int64 // the next call to claim
+	running atomic.Int32 // goroutines working on the turn, the caller's included
+	pending atomic.Bool  // a goroutine was started and has not claimed a call yet
+	limit   int32        // the most goroutines that may work at once
+	wg      sync.WaitGroup
+}
+
+// work claims calls and runs them until none is left.
+func (t *turn) work() {
+	for {
+		i := int(t.next.Add(1)) - 1
+		if i >= len(t.calls) {
+			return
+		}
+		t.grow(i)
+		if err := t.ctx.Err(); err != nil {
+			t.out[i] = contextOutput(t.calls[i].Name, err, 0)
 			continue
 		}
-		started++
-		go func() {
-			defer func() { <-sem }()
-			results <- result{i, r.handle(ctx, c)}
-		}()
+		t.out[i] = t.r.handle(t.ctx, t.calls[i])
 	}
-	done := make([]bool, len(calls))
-	for received := 0; received < started; received++ {
-		select {
-		case res := <-results:
-			out[res.i], done[res.i] = res.out, true
-		case <-ctx.Done():
-			// Keep what has already finished; calls still running are
-			// abandoned: each gets its cancellation Output now, and its
-			// late result is dropped.
-			for drained := false; !drained; {
-				select {
-				case res := <-results:
-					out[res.i], done[res.i] = res.out, true
-				default:
-					drained = true
-				}
-			}
-			for i, c := range calls {
-				if !done[i] && out[i].Err == nil && !out[i].IsError {
-					out[i] = contextOutput(c.Name, ctx.Err(), 0)
-				}
-			}
-			return out
-		}
+}
+
+// grow starts one more goroutine before call i runs, when calls after it
+// are still unclaimed, the bound allows one and no goroutine started
+// earlier is still waiting to claim its first call: should call i wait,
+// the next one claims the rest (and starts one more itself before its call
+// runs). Quick calls are thus run by the goroutines already working, and
+// slow ones each get a goroutine of their own, up to the bound.
+func (t *turn) grow(i int) {
+	if i+1 >= len(t.calls) || t.pending.Load() || t.running.Load() >= t.limit {
+		return
 	}
-	return out
+	if !t.pending.CompareAndSwap(false, true) {
+		return // another goroutine is starting one
+	}
+	if t.running.Load() >= t.limit { // only the goroutine holding pending adds to running
+		t.pending.Store(false)
+		return
+	}
+	t.running.Add(1)
+	t.wg.Add(1)
+	go func() {
+		defer t.wg.Done()
+		t.pending.Store(false)
+		t.work()
+	}()
 }
 
 func unknownToolOutput(name string, tools []AnyTool) Output {

@@ -41,11 +41,20 @@ func TestTimeoutOfAToolThatIgnoresItsContext(t *testing.T) {
 			r.MustAdd(stuck("slow", release))
 			return r.Call(context.Background(), "slow", nil)
 		}, `tool "slow" did not finish within 30ms`},
-		{"caller deadline", func() Output {
+		{"caller deadline under WithIsolatedCalls", func() Output {
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
 			defer cancel()
-			return stuck("slow", release).Invoke(ctx, nil)
+			r := NewRegistry(WithIsolatedCalls())
+			r.MustAdd(stuck("slow", release))
+			return r.Call(ctx, "slow", nil)
 		}, `tool "slow" did not finish before its deadline`},
+		{"hand-written tool, caller deadline under WithIsolatedCalls", func() Output {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+			defer cancel()
+			r := NewRegistry(WithIsolatedCalls())
+			r.MustAdd(blockingDyn{release})
+			return r.Call(ctx, "dyn_block", nil)
+		}, `tool "dyn_block" did not finish before its deadline`},
 		{"hand-written tool under the registry timeout", func() Output {
 			r := NewRegistry(WithDefaultTimeout(30 * time.Millisecond))
 			r.MustAdd(blockingDyn{release})
@@ -93,7 +102,7 @@ func TestTimeoutOfAToolThatHonoursItsContext(t *testing.T) {
 func TestCallAllCancelledReturnsPromptlyForToolsThatIgnoreIt(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	r := NewRegistry(WithMaxConcurrency(2))
+	r := NewRegistry(WithMaxConcurrency(2), WithIsolatedCalls())
 	r.MustAdd(stuck("stuck", release), echoTool("echo"))
 	calls := []ToolCall{{ID: "1", Name: "stuck"}, {ID: "2", Name: "echo", Arguments: json.RawMessage(`{"s":"x"}`)}, {ID: "3", Name: "stuck"}, {ID: "4", Name: "stuck"}}
 	ctx, cancel := context.WithCancel(context.Background())

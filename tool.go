@@ -82,9 +82,12 @@ const (
 // done at d; a function that ignores it still yields a timeout result on
 // time (errors.Is ErrTimeout): its goroutine is abandoned, runs on until the
 // function returns, and its result is dropped. So prefer functions that
-// honour their context. The same holds for any deadline of the caller's
-// context or the registry's WithDefaultTimeout; a call under a deadline
-// runs the function on a goroutine of its own (about 1µs more).
+// honour their context. The same holds for the registry's
+// WithDefaultTimeout, and for the caller's own context under a registry's
+// WithIsolatedCalls; otherwise the caller's context reaches the function
+// through ctx, as in any Go call. A call bounded so runs the function on a
+// goroutine of its own, which costs a few microseconds (the README's
+// Performance section).
 func WithTimeout(d time.Duration) Option {
 	return Option{func(o *toolOptions) { o.timeout = d }}
 }
@@ -366,7 +369,8 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 // registry: it validates arguments against the input schema and the
 // argument limits, decodes them strictly (exact-case keys, no unknown
 // fields, defaults filled in), calls the function under the tool's timeout
-// and encodes its result. Empty, blank or null arguments mean {}. Use it
+// (WithTimeout) and encodes its result. The function runs on the caller's
+// goroutine unless the tool has a timeout of its own. Empty, blank or null arguments mean {}. Use it
 // to test a tool as a model meets it; a host dispatches through
 // Registry.Call, which adds the registry's middleware and bounds. Invoke
 // never panics; every failure is an Output with IsError set, a message for
@@ -409,29 +413,26 @@ func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context. Under a registry whose call can end, the registry's deadline
-// (its timeout and the tool's already applied) bounds it, and abandoned
-// functions count toward the registry's WithMaxAbandoned.
+// context. Under a registry, the registry's deadline (its timeout and the
+// tool's, already applied) bounds it when the registry bounds calls (see
+// Registry.dispatch), and abandoned functions count toward the registry's
+// WithMaxAbandoned. Otherwise the function runs on this goroutine, and a
+// cancellation or a deadline of the caller reaches it through ctx; only the
+// tool's own timeout is enforced whatever the function does.
 func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
-	if t.opts.timeout == 0 && ctx.Done() == nil {
-		return t.run(ctx, a) // nothing can end the call
-	}
-	if r := dispatching(ctx, t.name); r != nil {
-		if ctx.Done() == nil { // a middleware passed on a context that cannot end
-			return t.run(ctx, a)
+	if r := dispatched(ctx, t.name); r != nil {
+		if ctx.Done() != nil {
+			if timeout := r.timeoutOf(r.snap.Load(), t.name); r.bounds(timeout) {
+				return bound(ctx, t.name, timeout, &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })
+			}
 		}
-		return bound(ctx, t.name, r.timeoutOf(r.snap.Load(), t.name), &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })
-	}
-	if t.opts.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, t.opts.timeout)
-		defer cancel()
-	}
-	if _, ok := ctx.Deadline(); !ok {
-		// No deadline: run on this goroutine. A cancellation still reaches
-		// the function through ctx.
 		return t.run(ctx, a)
 	}
+	if t.opts.timeout == 0 {
+		return t.run(ctx, a)
+	}
+	ctx, cancel := context.WithTimeout(ctx, t.opts.timeout)
+	defer cancel()
 	return bound(ctx, t.name, t.opts.timeout, nil, func(ctx context.Context) Output { return t.run(ctx, a) })
 }
 
