@@ -222,8 +222,7 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		offered := s.Tools()
-		tools, err := m.a.tools(func(name string) bool { return slices.Contains(offered, name) })
+		tools, err := m.a.tools(adapt.Named(s.Tools()))
 		if err != nil {
 			return agent.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 		}

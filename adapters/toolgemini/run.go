@@ -273,8 +273,9 @@ func (a *Adapter) declarations(names []string) ([]*genai.FunctionDeclaration, er
 	if err != nil || tools == nil {
 		return nil, err
 	}
+	named := adapt.Named(names)
 	return slices.DeleteFunc(tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool {
-		return !slices.Contains(names, d.Name)
+		return !named(d.Name)
 	}), nil
 }
 

@@ -192,8 +192,9 @@ func (a *Chat) toolsNamed(names []string) ([]openai.ChatCompletionToolUnionParam
 	if err != nil {
 		return nil, err
 	}
+	named := adapt.Named(names)
 	return slices.DeleteFunc(all, func(t openai.ChatCompletionToolUnionParam) bool {
-		return !slices.Contains(names, t.OfFunction.Function.Name)
+		return !named(t.OfFunction.Function.Name)
 	}), nil
 }
 

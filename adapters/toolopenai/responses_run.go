@@ -134,8 +134,8 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 		if err != nil {
 			return agent.Reply{}, err
 		}
-		names := s.Tools()
-		params.Tools = slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !slices.Contains(names, t.OfFunction.Name) })
+		named := adapt.Named(s.Tools())
+		params.Tools = slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !named(t.OfFunction.Name) })
 	}
 	if len(params.Tools) > 0 {
 		params.ToolChoice = responsesToolChoice(s.Choice)

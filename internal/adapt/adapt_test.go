@@ -152,3 +152,25 @@ func TestUnsupported(t *testing.T) {
 		t.Error("matches another sentinel")
 	}
 }
+
+// TestNamed checks both ways Named looks a name up: a short list searched
+// in place, a long one through a set.
+func TestNamed(t *testing.T) {
+	long := make([]string, 40)
+	for i := range long {
+		long[i] = fmt.Sprintf("tool%d", i)
+	}
+	for _, names := range [][]string{nil, {"a", "b"}, long} {
+		named := Named(names)
+		for _, n := range names {
+			if !named(n) {
+				t.Errorf("Named(%d names)(%q) = false, want true", len(names), n)
+			}
+		}
+		for _, n := range []string{"", "c", "tool40", "Tool1", "tool1 "} {
+			if named(n) {
+				t.Errorf("Named(%d names)(%q) = true, want false", len(names), n)
+			}
+		}
+	}
+}

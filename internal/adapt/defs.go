@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/toolreg/toolreg"
@@ -81,4 +82,21 @@ func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
 	}
 	d.mu.Unlock()
 	return tools, es, errors.Join(errs...)
+}
+
+// Named reports whether a name is one of names (a step's tools): through a
+// set for a long list, so that picking a step's tools out of a large
+// registry on every model call stays linear in the registry's size.
+func Named(names []string) func(string) bool {
+	if len(names) <= 16 {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	set := make(map[string]struct{}, len(names))
+	for _, n := range names {
+		set[n] = struct{}{}
+	}
+	return func(n string) bool {
+		_, ok := set[n]
+		return ok
+	}
 }
