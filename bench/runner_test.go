@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -178,6 +179,64 @@ func BenchmarkRunner(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2, "ns/step")
+		})
+	}
+}
+
+// BenchmarkRunnerRatio times the bare SDK and toolreg rows of a group in
+// turn within each op, so that a shared machine's drift hits both alike:
+// bare-ns/run and toolreg-ns/run are each path's time per run, toolreg/bare
+// their ratio. ns/op, B/op and allocs/op are those of both paths together.
+// The cancellable rows run both under a context that can be cancelled, as a
+// server's request context is: the registry then runs each call on a
+// goroutine of its own, so that a cancellation is prompt.
+func BenchmarkRunnerRatio(b *testing.B) {
+	for _, sub := range []string{"openai_Chat", "openai_Chat_stream", "openai_Chat/cancellable", "openai_Chat_stream/cancellable"} {
+		group, cancellable := strings.CutSuffix(sub, "/cancellable")
+		b.Run(sub, func(b *testing.B) {
+			var bare, runner runnerRow
+			for _, row := range runnerRows {
+				switch row.name {
+				case group + "/bare_SDK":
+					bare = row
+				case group + "/toolreg_Chat.Run":
+					runner = row
+				}
+			}
+			runBare, trBare, _ := runnerSetup(b, bare)
+			runRunner, trRunner, _ := runnerSetup(b, runner)
+			ctx := context.Background()
+			if cancellable {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithCancel(ctx)
+				defer cancel()
+			}
+			var tBare, tRunner time.Duration
+			timed := func(run func(context.Context) (string, error)) time.Duration {
+				t := time.Now()
+				if _, err := run(ctx); err != nil {
+					b.Fatal(err)
+				}
+				return time.Since(t)
+			}
+			b.ReportAllocs()
+			odd := false
+			for b.Loop() {
+				trBare.rewind()
+				trRunner.rewind()
+				// Each goes first every other op: neither pays the
+				// other's garbage more often.
+				if odd = !odd; odd {
+					tBare += timed(runBare)
+					tRunner += timed(runRunner)
+				} else {
+					tRunner += timed(runRunner)
+					tBare += timed(runBare)
+				}
+			}
+			b.ReportMetric(float64(tBare.Nanoseconds())/float64(b.N), "bare-ns/run")
+			b.ReportMetric(float64(tRunner.Nanoseconds())/float64(b.N), "toolreg-ns/run")
+			b.ReportMetric(float64(tRunner)/float64(tBare), "toolreg/bare")
 		})
 	}
 }
