@@ -100,3 +100,28 @@ func Named(names []string) func(string) bool {
 		return ok
 	}
 }
+
+// StepTools keeps the definitions a run's model call last sent, with the
+// names of the step's tools: a step that offers the same tools as the last
+// sends the same definitions, built once (definitions are cached by name,
+// and a registry never gives a name to another tool). The zero value is
+// ready; it is one run's, not safe for concurrent use.
+type StepTools[T any] struct {
+	names []string
+	tools []T
+	built bool
+}
+
+// For returns the definitions of the named tools: the last ones when names
+// are the last step's, else build's.
+func (c *StepTools[T]) For(names []string, build func([]string) ([]T, error)) ([]T, error) {
+	if c.built && slices.Equal(names, c.names) {
+		return c.tools, nil
+	}
+	tools, err := build(names)
+	if err != nil {
+		return nil, err
+	}
+	c.names, c.tools, c.built = names, tools, true
+	return tools, nil
+}
