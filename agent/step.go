@@ -25,9 +25,10 @@ type Step struct {
 // NewStep is the step number of a run over reg, offering every tool: the
 // runners make it before each model call.
 func NewStep(number int, reg *toolreg.Registry) *Step {
-	s := &Step{Number: number, reg: reg}
-	for _, t := range reg.Tools() {
-		s.tools = append(s.tools, t.Name())
+	tools := reg.Tools()
+	s := &Step{Number: number, reg: reg, tools: make([]string, len(tools))}
+	for i, t := range tools {
+		s.tools[i] = t.Name()
 	}
 	return s
 }

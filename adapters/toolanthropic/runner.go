@@ -210,6 +210,7 @@ type model struct {
 	stream     bool // ask through the streaming API
 	params     anthropic.MessageNewParams
 	fixedTools bool // params.Tools was set by the caller
+	tools      adapt.StepTools[anthropic.ToolUnionParam]
 	run        *RunResult
 }
 
@@ -222,8 +223,9 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		offered := s.Tools()
-		tools, err := m.a.tools(func(name string) bool { return slices.Contains(offered, name) })
+		tools, err := m.tools.For(s.Tools(), func(names []string) ([]anthropic.ToolUnionParam, error) {
+			return m.a.tools(adapt.Named(names))
+		})
 		if err != nil {
 			return agent.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 		}

@@ -200,6 +200,7 @@ type runner struct {
 	model      string
 	config     genai.GenerateContentConfig // the run's own copy
 	fixedTools bool                        // the caller's tools declare functions
+	decls      adapt.StepTools[*genai.FunctionDeclaration]
 	run        *RunResult
 }
 
@@ -254,7 +255,7 @@ func (m *runner) Save(s *agent.State) error {
 func (m *runner) stepConfig(s *agent.Step) (*genai.GenerateContentConfig, error) {
 	c := m.config
 	if !m.fixedTools {
-		decls, err := m.a.declarations(s.Tools())
+		decls, err := m.decls.For(s.Tools(), m.a.declarations)
 		if err != nil {
 			return nil, err
 		}
@@ -273,8 +274,9 @@ func (a *Adapter) declarations(names []string) ([]*genai.FunctionDeclaration, er
 	if err != nil || tools == nil {
 		return nil, err
 	}
+	named := adapt.Named(names)
 	return slices.DeleteFunc(tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool {
-		return !slices.Contains(names, d.Name)
+		return !named(d.Name)
 	}), nil
 }
 

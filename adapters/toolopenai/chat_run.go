@@ -129,6 +129,7 @@ type chatModel struct {
 	streaming  bool // ask through client.NewStreaming
 	params     openai.ChatCompletionNewParams
 	fixedTools bool // params.Tools was set by the caller
+	tools      adapt.StepTools[openai.ChatCompletionToolUnionParam]
 	run        *ChatRunResult
 }
 
@@ -141,7 +142,7 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		tools, err := m.a.toolsNamed(s.Tools())
+		tools, err := m.tools.For(s.Tools(), m.a.toolsNamed)
 		if err != nil {
 			return agent.Reply{}, err
 		}
@@ -192,8 +193,9 @@ func (a *Chat) toolsNamed(names []string) ([]openai.ChatCompletionToolUnionParam
 	if err != nil {
 		return nil, err
 	}
+	named := adapt.Named(names)
 	return slices.DeleteFunc(all, func(t openai.ChatCompletionToolUnionParam) bool {
-		return !slices.Contains(names, t.OfFunction.Function.Name)
+		return !named(t.OfFunction.Function.Name)
 	}), nil
 }
 

@@ -118,6 +118,7 @@ type responsesModel struct {
 	streaming  bool // ask through client.NewStreaming
 	params     responses.ResponseNewParams
 	fixedTools bool
+	tools      adapt.StepTools[responses.ToolUnionParam]
 	unsent     []responses.ResponseInputItemUnionParam // answered, not yet sent
 	run        *ResponsesRunResult
 }
@@ -130,12 +131,11 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
 	if !m.fixedTools {
-		all, err := m.a.Tools()
+		tools, err := m.tools.For(s.Tools(), m.a.toolsNamed)
 		if err != nil {
 			return agent.Reply{}, err
 		}
-		names := s.Tools()
-		params.Tools = slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !slices.Contains(names, t.OfFunction.Name) })
+		params.Tools = tools
 	}
 	if len(params.Tools) > 0 {
 		params.ToolChoice = responsesToolChoice(s.Choice)
@@ -240,4 +240,14 @@ func (a *Responses) stream(ctx context.Context, client ResponsesClient, params r
 		return nil, err
 	}
 	return nil, fmt.Errorf("%w: the stream ended before the response was complete", toolreg.ErrTruncated)
+}
+
+// toolsNamed is Tools for the named tools only.
+func (a *Responses) toolsNamed(names []string) ([]responses.ToolUnionParam, error) {
+	all, err := a.Tools()
+	if err != nil {
+		return nil, err
+	}
+	named := adapt.Named(names)
+	return slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !named(t.OfFunction.Name) }), nil
 }

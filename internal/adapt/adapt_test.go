@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,5 +151,64 @@ func TestUnsupported(t *testing.T) {
 	}
 	if errors.Is(Unsupported("x"), toolreg.ErrInvalidArguments) {
 		t.Error("matches another sentinel")
+	}
+}
+
+// TestNamed checks both ways Named looks a name up: a short list searched
+// in place, a long one through a set.
+func TestNamed(t *testing.T) {
+	long := make([]string, 40)
+	for i := range long {
+		long[i] = fmt.Sprintf("tool%d", i)
+	}
+	for _, names := range [][]string{nil, {"a", "b"}, long} {
+		named := Named(names)
+		for _, n := range names {
+			if !named(n) {
+				t.Errorf("Named(%d names)(%q) = false, want true", len(names), n)
+			}
+		}
+		for _, n := range []string{"", "c", "tool40", "Tool1", "tool1 "} {
+			if named(n) {
+				t.Errorf("Named(%d names)(%q) = true, want false", len(names), n)
+			}
+		}
+	}
+}
+
+// TestStepTools checks that a step offering the last step's tools gets the
+// last definitions without a build, and any other step a build of its own.
+func TestStepTools(t *testing.T) {
+	var c StepTools[string]
+	builds := 0
+	build := func(names []string) ([]string, error) {
+		builds++
+		if slices.Contains(names, "bad") {
+			return nil, errors.New("no definition")
+		}
+		return slices.Clone(names), nil
+	}
+	steps := []struct {
+		names      []string
+		wantBuilds int
+		wantErr    bool
+	}{
+		{[]string{"a", "b"}, 1, false},
+		{[]string{"a", "b"}, 1, false}, // the same tools: no build
+		{[]string{"a"}, 2, false},
+		{nil, 3, false},
+		{nil, 3, false},
+		{[]string{"bad"}, 4, true},
+		{[]string{"bad"}, 5, true}, // an error is not kept
+		{[]string{"a"}, 6, false},
+	}
+	for i, s := range steps {
+		got, err := c.For(s.names, build)
+		if (err != nil) != s.wantErr || builds != s.wantBuilds {
+			t.Fatalf("step %d: err %v after %d builds, want error %v after %d", i, err, builds, s.wantErr, s.wantBuilds)
+		}
+		if diff := cmp.Diff(s.names, got); err == nil && diff != "" {
+			t.Errorf("step %d: tools (-want +got):\n%s", i, diff)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package adapt
 
 import (
 	"errors"
+	"slices"
 	"sync"
 
 	"github.com/toolreg/toolreg"
@@ -81,4 +82,46 @@ func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
 	}
 	d.mu.Unlock()
 	return tools, es, errors.Join(errs...)
+}
+
+// Named reports whether a name is one of names (a step's tools): through a
+// set for a long list, so that picking a step's tools out of a large
+// registry on every model call stays linear in the registry's size.
+func Named(names []string) func(string) bool {
+	if len(names) <= 16 {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	set := make(map[string]struct{}, len(names))
+	for _, n := range names {
+		set[n] = struct{}{}
+	}
+	return func(n string) bool {
+		_, ok := set[n]
+		return ok
+	}
+}
+
+// StepTools keeps the definitions a run's model call last sent, with the
+// names of the step's tools: a step that offers the same tools as the last
+// sends the same definitions, built once (definitions are cached by name,
+// and a registry never gives a name to another tool). The zero value is
+// ready; it is one run's, not safe for concurrent use.
+type StepTools[T any] struct {
+	names []string
+	tools []T
+	built bool
+}
+
+// For returns the definitions of the named tools: the last ones when names
+// are the last step's, else build's.
+func (c *StepTools[T]) For(names []string, build func([]string) ([]T, error)) ([]T, error) {
+	if c.built && slices.Equal(names, c.names) {
+		return c.tools, nil
+	}
+	tools, err := build(names)
+	if err != nil {
+		return nil, err
+	}
+	c.names, c.tools, c.built = names, tools, true
+	return tools, nil
 }

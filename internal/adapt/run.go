@@ -136,7 +136,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 // others may run.
 func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCall, early *starter) []agent.Call {
 	calls := make([]agent.Call, len(turn))
-	seen := map[string]bool{}
+	var seen []string // the ids admitted so far
 	for i, c := range turn {
 		if !early.readied(i) {
 			r.emit(agent.Event{Kind: agent.CallReady, Step: step.Number, Call: c})
@@ -144,14 +144,14 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 		calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
 		id := r.callID(step.Number, calls[i])
 		if early.started(i) { // it passed the gate as it was handed over, and ran
-			seen[id] = true
+			seen = append(seen, id)
 			continue
 		}
 		if out, refused := r.refuse(step, c, id, seen, r.State.Ran); refused {
 			early.refused(i, r.tell(ctx, step.Number, calls[i], out))
 			continue
 		}
-		seen[id] = true
+		seen = append(seen, id)
 		if r.Registry.NeedsApproval(ctx, c) {
 			if out, ok := r.Registry.Check(c); !ok {
 				early.refused(i, r.tell(ctx, step.Number, calls[i], out))
@@ -179,7 +179,7 @@ func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Outp
 // refuse reports the Output of a call that may not run: its tool is not
 // offered in the step, or its id ran already in the turn (seen holds the
 // ids of the turn's calls admitted so far, ran the State's Ran).
-func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool, ran []string) (toolreg.Output, bool) {
+func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen, ran []string) (toolreg.Output, bool) {
 	if !step.Allows(c.Name) {
 		if _, ok := r.Registry.Lookup(c.Name); !ok {
 			// An unknown tool: the registry's words, listing only what the
@@ -189,7 +189,7 @@ func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[s
 		}
 		return notOffered(step, c.Name), true
 	}
-	if seen[id] || slices.Contains(ran, id) {
+	if slices.Contains(seen, id) || slices.Contains(ran, id) {
 		return repeated(c.Name, id), true
 	}
 	return toolreg.Output{}, false
@@ -296,39 +296,41 @@ func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, ear
 // otherwise sends the results back. An error ends the run.
 func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *starter) error {
 	st := r.State
-	outs := make([]*toolreg.Output, len(calls))
+	outs := make([]*toolreg.Output, len(calls)) // nil: the call has no result (yet)
+	given := make([]toolreg.Output, len(calls)) // what outs point at, but a run's results
+	give := func(i int, out toolreg.Output) {
+		given[i] = out
+		outs[i] = &given[i]
+	}
 	var run []int
 	for i, c := range calls {
 		switch c.Status {
 		case agent.StatusDone:
-			out := c.Result.Output() // nil-safe: a lost result reads as one
-			outs[i] = &out
+			give(i, c.Result.Output()) // nil-safe: a lost result reads as one
 		case agent.StatusRejected:
 			reason := c.Reason
 			if reason == "" {
 				reason = "no reason given"
 			}
-			out := toolreg.Output{Text: fmt.Sprintf("the host did not allow this call of %q: %s", c.Name, reason), IsError: true, Err: errRejected}
-			outs[i] = &out
+			give(i, toolreg.Output{Text: fmt.Sprintf("the host did not allow this call of %q: %s", c.Name, reason), IsError: true, Err: errRejected})
 		case agent.StatusApproved, agent.StatusAnswered:
 			run = append(run, i)
 		}
 	}
-	var given map[int]toolreg.Output
+	var started map[int]toolreg.Output
 	if early != nil {
-		given = early.wait()
+		started = early.wait()
 	}
 	var toRun []toolreg.ToolCall
 	var toRunAt []int
 	for _, i := range run {
-		if out, ok := given[i]; ok && calls[i].Status == agent.StatusApproved {
-			outs[i] = &out
+		if out, ok := started[i]; ok && calls[i].Status == agent.StatusApproved {
+			give(i, out)
 			continue
 		}
 		id := r.callID(step, calls[i])
 		if slices.Contains(st.Ran, id) { // a store or a model repeats a call that ran
-			out := r.tell(ctx, step, calls[i], repeated(calls[i].Name, id))
-			outs[i] = &out
+			give(i, r.tell(ctx, step, calls[i], repeated(calls[i].Name, id)))
 			continue
 		}
 		call := calls[i].ToolCall()
@@ -350,8 +352,7 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 	for i := range calls {
 		c := &calls[i]
 		if out := outs[i]; out != nil {
-			var ie *toolreg.InterruptError
-			if errors.As(out.Err, &ie) {
+			if ie := interrupt(out.Err); ie != nil {
 				c.Status, c.Question, c.Answer, outs[i] = agent.StatusInterrupted, ie.Question, nil, nil
 				paused = true
 				continue
@@ -395,6 +396,20 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 }
 
 var errRejected = errors.New("the host rejected the call")
+
+// interrupt is the question of a call whose tool interrupted it (err
+// matches *toolreg.InterruptError), or nil; a call that did not fail asks
+// for nothing, and costs no errors.As.
+func interrupt(err error) *toolreg.InterruptError {
+	if err == nil {
+		return nil
+	}
+	var ie *toolreg.InterruptError
+	if errors.As(err, &ie) {
+		return ie
+	}
+	return nil
+}
 
 // countRetries counts the calls a model got wrong, and ends the run past
 // the options' bounds.
@@ -446,13 +461,19 @@ func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []too
 // callInfo tells each call of the turn its CallInfo; the calls it is asked
 // about carry their ids (callID).
 func (r *Run) callInfo(step int, calls []agent.Call) func(toolreg.ToolCall) toolreg.CallInfo {
-	answers := map[string]json.RawMessage{} // by call id
+	var answers map[string]json.RawMessage // by call id; nil for none
 	for _, c := range calls {
 		if c.Status == agent.StatusAnswered {
+			if answers == nil {
+				answers = map[string]json.RawMessage{}
+			}
 			answers[r.callID(step, c)] = c.Answer
 		}
 	}
-	retries := maps.Clone(r.State.Retries)
+	var retries map[string]int // as they stand when the calls start
+	if len(r.State.Retries) > 0 {
+		retries = maps.Clone(r.State.Retries)
+	}
 	st := r.State
 	return func(call toolreg.ToolCall) toolreg.CallInfo {
 		return toolreg.CallInfo{ID: call.ID, Step: step, Provider: st.Provider, RunID: st.RunID,
@@ -473,18 +494,22 @@ func (r *Run) emit(e agent.Event) {
 // a stream that hands a call over twice, writes more of it after it was
 // complete, or writes arguments past the tool's limit is ended
 // (agent.ErrBrokenStream).
+//
+// Its maps and the early calls' context are made on first use: a model
+// that hands no call over (one that does not stream) costs none of them.
 type starter struct {
 	r         *Run
 	step      *agent.Step
-	ctx       context.Context // the early calls'
-	cancel    context.CancelFunc
+	parent    context.Context         // the run's, of which ctx is made
 	cancelAsk context.CancelCauseFunc // ends the model call
 	limit     int                     // concurrent early calls
 	wg        sync.WaitGroup
 
 	mu      sync.Mutex
+	ctx     context.Context // the early calls', once one is queued
+	cancel  context.CancelFunc
 	ready   map[int]toolreg.ToolCall // handed over, by index
-	ids     map[string]bool          // ids of the calls started
+	ids     []string                 // ids of the calls started
 	whole   map[string]bool          // provider ids of the calls handed over
 	written map[string]int           // streamed argument bytes, by call
 	queue   []int
@@ -497,10 +522,24 @@ type starter struct {
 }
 
 func (r *Run) starter(ctx context.Context, step *agent.Step) *starter {
-	ctx, cancel := context.WithCancel(ctx)
-	return &starter{r: r, step: step, ctx: ctx, cancel: cancel, limit: r.Registry.MaxConcurrency(),
-		ready: map[int]toolreg.ToolCall{}, ids: map[string]bool{}, whole: map[string]bool{}, written: map[string]int{},
-		outs: map[int]toolreg.Output{}, ran: map[int]bool{}, queued: map[int]bool{}}
+	return &starter{r: r, step: step, parent: ctx, limit: r.Registry.MaxConcurrency()}
+}
+
+// put sets m[k] to v, making the map on first use.
+func put[K comparable, V any](m *map[K]V, k K, v V) {
+	if *m == nil {
+		*m = map[K]V{}
+	}
+	(*m)[k] = v
+}
+
+// cancelCalls ends the hand-overs and cancels the early calls' context,
+// if one was made: no call is queued after it. The caller holds mu.
+func (s *starter) cancelCalls() {
+	s.closed = true
+	if s.cancel != nil {
+		s.cancel()
+	}
 }
 
 // close ends the hand-overs of the model call: a model that hands a call
@@ -545,7 +584,7 @@ func (s *starter) emit(e agent.Event) {
 		if key == "" {
 			key = "\x00" + e.Call.Name
 		}
-		s.written[key] += len(e.Delta)
+		put(&s.written, key, s.written[key]+len(e.Delta))
 		limit := s.r.Registry.MaxArgumentBytes(e.Call.Name)
 		switch {
 		case e.Call.ID != "" && s.whole[e.Call.ID]:
@@ -573,13 +612,13 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 		s.mu.Unlock()
 		return
 	}
-	s.ready[i] = call
+	put(&s.ready, i, call)
 	if call.ID != "" {
-		s.whole[call.ID] = true
+		put(&s.whole, call.ID, true)
 	}
 	s.mu.Unlock()
 	s.r.emit(agent.Event{Kind: agent.CallReady, Step: s.step.Number, Call: call})
-	if s.r.Registry.NeedsApproval(s.ctx, call) {
+	if s.r.Registry.NeedsApproval(s.parent, call) {
 		return
 	}
 	s.mu.Lock()
@@ -591,8 +630,11 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	if _, refused := s.r.refuse(s.step, call, id, s.ids, nil); refused {
 		return // the turn's gate refuses it again, with its words
 	}
-	s.ids[id] = true
-	s.queued[i] = true
+	s.ids = append(s.ids, id)
+	put(&s.queued, i, true)
+	if s.ctx == nil {
+		s.ctx, s.cancel = context.WithCancel(s.parent)
+	}
 	s.queue = append(s.queue, i)
 	if s.workers < s.limit {
 		s.workers++
@@ -614,14 +656,15 @@ func (s *starter) work() {
 		}
 		i := s.queue[0]
 		s.queue = s.queue[1:]
-		call := s.ready[i]
+		call, ctx := s.ready[i], s.ctx
 		s.mu.Unlock()
 		c := agent.Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}
 		run := call
 		run.ID = s.r.callID(s.step.Number, c)
-		out := s.r.exec(s.ctx, s.step.Number, []agent.Call{c}, []toolreg.ToolCall{run})[0]
+		out := s.r.exec(ctx, s.step.Number, []agent.Call{c}, []toolreg.ToolCall{run})[0]
 		s.mu.Lock()
-		s.outs[i], s.ran[i] = out, true
+		put(&s.outs, i, out)
+		put(&s.ran, i, true)
 		s.mu.Unlock()
 	}
 }
@@ -639,7 +682,7 @@ func (s *starter) refused(i int, out toolreg.Output) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !s.ran[i] {
-		s.outs[i] = out
+		put(&s.outs, i, out)
 	}
 }
 
@@ -685,7 +728,9 @@ func sameJSON(a, b json.RawMessage) bool {
 // stop cancels the calls started early and waits for them to end, which
 // the registry makes prompt. It returns those that ran, done, in order.
 func (s *starter) stop() []agent.Call {
-	s.cancel()
+	s.mu.Lock()
+	s.cancelCalls()
+	s.mu.Unlock()
 	s.wg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -701,13 +746,14 @@ func (s *starter) stop() []agent.Call {
 }
 
 // wait returns the outputs of the calls started early, by index, once they
-// are over, and the refusals of the turn's gates.
+// are over, and the refusals of the turn's gates. The starter is done:
+// nothing writes the map after.
 func (s *starter) wait() map[int]toolreg.Output {
 	s.wg.Wait()
-	s.cancel()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return maps.Clone(s.outs)
+	s.cancelCalls()
+	return s.outs
 }
 
 // Hooks returns emit and ready, or funcs that do nothing for those that
