@@ -28,7 +28,9 @@ func goroutineID() string {
 // its own.
 func TestWhereACallRuns(t *testing.T) {
 	cancellable := func() (context.Context, context.CancelFunc) { return context.WithCancel(context.Background()) }
-	deadline := func() (context.Context, context.CancelFunc) { return context.WithTimeout(context.Background(), time.Hour) }
+	deadline := func() (context.Context, context.CancelFunc) {
+		return context.WithTimeout(context.Background(), time.Hour)
+	}
 	background := func() (context.Context, context.CancelFunc) { return context.Background(), func() {} }
 	tests := []struct {
 		name   string
