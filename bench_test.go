@@ -70,8 +70,7 @@ func BenchmarkNew(b *testing.B) {
 }
 
 // BenchmarkInvokeCancellable is Invoke under a context that can end: the
-// function then runs on a goroutine of its own, so that a call returns on
-// time even from a function that ignores its context.
+// function runs on the caller's goroutine all the same.
 func BenchmarkInvokeCancellable(b *testing.B) {
 	tool := MustNew("bench", "Benchmark tool.", benchFn)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -88,8 +87,9 @@ func BenchmarkInvokeCancellable(b *testing.B) {
 
 // BenchmarkRegistryCallContexts is Registry.Call under a context that can
 // end, a cancellable one and one with a deadline, bare and behind a
-// pass-through middleware: the calls a run makes, whose function then runs
-// on a goroutine of its own.
+// pass-through middleware: the calls a run makes, on the caller's
+// goroutine unless the registry isolates its calls (bench/contexts_test.go
+// measures both).
 func BenchmarkRegistryCallContexts(b *testing.B) {
 	pass := func(next Handler) Handler {
 		return HandlerFunc(func(ctx context.Context, call ToolCall) Output { return next.HandleCall(ctx, call) })

@@ -43,7 +43,10 @@ func Info(ctx context.Context) CallInfo {
 // WithCallInfo returns a context whose calls through a Registry carry the
 // CallInfo info returns for each (the registry sets ID and Tool itself).
 // info is called when a tool asks for its Info, each time it asks, and
-// not for calls that never do: it must be a plain function of the call.
+// not for calls that never do: it must be a plain function of the call,
+// safe to call from the tool's goroutine, even after the call's caller has
+// returned (a tool may ask late), so it should read copies, not state the
+// host goes on changing.
 // The runners of the adapters use it to tell tools the step, the provider,
 // the attempt and the host's answers; a hand-written loop may too.
 func WithCallInfo(ctx context.Context, info func(ToolCall) CallInfo) context.Context {

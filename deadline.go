@@ -80,17 +80,16 @@ const (
 )
 
 // callContext is the context a registry gives the call it runs: one
-// allocation of 80 bytes, what Info reads and what the registry's own
-// dispatch needs to find. The CallInfo is worked out when Info asks, not
-// before: most tools never ask, and the caller's context is walked for a
-// WithCallInfo only then.
+// allocation of 80 bytes, what Info reads and what tells the registry
+// whether a middleware called the tool. The CallInfo is worked out when
+// Info asks, not before: most tools never ask, and the caller's context is
+// walked for a WithCallInfo only then.
 type callContext struct {
 	context.Context
 	call ToolCall
 	// reached is the registry whose dispatch the call went through to the
 	// tool, nil before (a middleware may call it on a goroutine of its
-	// own): a Tool bounds its function within the registry's deadline and
-	// bound on abandoned calls (see Tool.call).
+	// own, or not at all: see Registry.handle).
 	reached atomic.Pointer[Registry]
 }
 
@@ -110,15 +109,6 @@ func (c *callContext) info() CallInfo { return callInfoFor(c.Context, c.call) }
 func callContextOf(ctx context.Context) *callContext {
 	c, _ := ctx.Value(callContextKey{}).(*callContext)
 	return c
-}
-
-// dispatched is the registry whose dispatch called tool under ctx, nil for
-// a tool called otherwise (directly, or by another tool).
-func dispatched(ctx context.Context, tool string) *Registry {
-	if c := callContextOf(ctx); c != nil && c.call.Name == tool {
-		return c.reached.Load()
-	}
-	return nil
 }
 
 // ErrOverloaded: a registry refused a call because as many calls as its

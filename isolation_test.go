@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -226,4 +227,62 @@ func TestCancelledCallAllAnswersEveryCall(t *testing.T) {
 		t.Errorf("%d functions ran, want the 2 running when the context ended", n)
 	}
 	eventually(t, "no goroutine left", func() bool { return runtime.NumGoroutine() <= before })
+}
+
+// TestBoundsHoldWhateverTheMiddlewareDoes: a middleware that renames the
+// call on its way to the tool (a misspelling mapped onto the real name)
+// keeps the registry's timeout and WithIsolatedCalls, and under
+// WithIsolatedCalls a deadline the middleware adds binds as the caller's
+// does.
+func TestBoundsHoldWhateverTheMiddlewareDoes(t *testing.T) {
+	lower := func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
+			call.Name = strings.ToLower(call.Name)
+			return next.HandleCall(ctx, call)
+		})
+	}
+	ownDeadline := func(next Handler) Handler {
+		return HandlerFunc(func(ctx context.Context, call ToolCall) Output {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Millisecond)
+			defer cancel()
+			return next.HandleCall(ctx, call)
+		})
+	}
+	tests := []struct {
+		name string
+		reg  []RegistryOption
+		mw   Middleware
+		ctx  func() (context.Context, context.CancelFunc)
+		call string
+	}{
+		{"renamed, registry timeout", []RegistryOption{WithDefaultTimeout(30 * time.Millisecond)}, lower,
+			func() (context.Context, context.CancelFunc) { return context.Background(), func() {} }, "SLOW"},
+		{"renamed, isolated", []RegistryOption{WithIsolatedCalls()}, lower,
+			func() (context.Context, context.CancelFunc) {
+				return context.WithTimeout(context.Background(), 30*time.Millisecond)
+			}, "SLOW"},
+		{"middleware's deadline, isolated", []RegistryOption{WithIsolatedCalls()}, ownDeadline,
+			func() (context.Context, context.CancelFunc) { return context.Background(), func() {} }, "slow"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			release := make(chan struct{})
+			defer close(release)
+			r := NewRegistry(tt.reg...)
+			r.Use(tt.mw)
+			r.MustAdd(stuck("slow", release))
+			ctx, cancel := tt.ctx()
+			defer cancel()
+			answered := make(chan Output, 1)
+			go func() { answered <- r.Call(ctx, tt.call, nil) }()
+			select {
+			case out := <-answered:
+				if !errors.Is(out.Err, ErrTimeout) {
+					t.Errorf("got %+v, want the timeout", out)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatal("the call was not ended at its deadline")
+			}
+		})
+	}
 }

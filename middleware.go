@@ -51,9 +51,12 @@ func (r *Registry) Use(mws ...Middleware) {
 // call ID, the size of the arguments, the duration and, on failure, its
 // kind (the text of the sentinel it wraps, such as "invalid arguments" or
 // "tool call timed out"; "context canceled" for a cancelled call) and, for
-// invalid arguments, the paths of the fields at fault. A call that runs
-// past its deadline is logged as the timeout the caller gets, when it gets
-// it; what a tool that ignores its context returns later is not logged. It never
+// invalid arguments, the paths of the fields at fault. A call that a
+// timeout of the library ends (WithTimeout, WithDefaultTimeout, or any end
+// of its context under WithIsolatedCalls) is logged as the timeout the
+// caller gets, when it gets it; what a tool that ignores its context
+// returns later is not logged. Any other call is logged as what it
+// returns, when it returns. It never
 // logs what the model sent: not the arguments, and not the error's text,
 // which quotes them (see ArgumentError) or holds whatever a tool or a
 // panic put there. To log those details, write a middleware that reads

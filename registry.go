@@ -104,10 +104,12 @@ func WithDefaultTimeout(d time.Duration) RegistryOption {
 // the library itself (WithTimeout, WithDefaultTimeout) are enforced either
 // way, on a goroutine of the call's own.
 //
+// A deadline a middleware adds to the call's context is bound the same
+// way under WithIsolatedCalls, and only then.
+//
 // The goroutine costs: a call under a cancellable context takes several
-// times as long as on the caller's goroutine (see the README's Performance
-// section, measured by BenchmarkRegistryCallContexts), which is why it is
-// not the default.
+// times as long as on the caller's goroutine (the README's Performance
+// section; bench/contexts_test.go), which is why it is not the default.
 func WithIsolatedCalls() RegistryOption {
 	return RegistryOption{func(r *Registry) { r.isolated = true }}
 }
@@ -344,7 +346,10 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
 	}
-	if _, ok := t.(recovering); !ok && ctx.Done() != nil {
+	if rt, ok := t.(registered); ok {
+		return rt.invokeFrom(ctx, r, call.Arguments)
+	}
+	if ctx.Done() != nil {
 		if timeout := r.timeoutOf(snap, call.Name); r.bounds(timeout) {
 			return bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
 		}
@@ -358,18 +363,17 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 // WithIsolatedCalls.
 func (r *Registry) bounds(timeout time.Duration) bool { return timeout > 0 || r.isolated }
 
-// recovering is a tool whose Invoke turns its own panics into Outputs.
-type recovering interface {
+// registered is a Tool: its Invoke turns its own panics into Outputs, and
+// the registry that dispatches a call tells it so (invokeFrom), whatever
+// the middleware did to the call on the way.
+type registered interface {
 	AnyTool
-	recovers()
+	invokeFrom(ctx context.Context, r *Registry, arguments json.RawMessage) Output
 }
 
-// invoke calls a tool's Invoke; a hand-written one may panic, which is the
-// tool's failure, not the library's.
+// invoke calls a hand-written tool's Invoke, which may panic: the tool's
+// failure, not the library's.
 func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
-	if t, ok := t.(recovering); ok {
-		return t.Invoke(ctx, call.Arguments)
-	}
 	defer func() {
 		if p := recover(); p != nil {
 			out = panicOutput(call.Name, p, debug.Stack())
@@ -422,11 +426,11 @@ func (t *turn) work() {
 		if i >= len(t.calls) {
 			return
 		}
-		t.grow(i)
 		if err := t.ctx.Err(); err != nil {
 			t.out[i] = contextOutput(t.calls[i].Name, err, 0)
 			continue
 		}
+		t.grow(i)
 		t.out[i] = t.r.handle(t.ctx, t.calls[i])
 	}
 }

@@ -343,7 +343,8 @@ func (t *Tool[A, R]) OutputSchema() json.RawMessage { return t.output }
 //     Logging, no ErrorText);
 //   - timeouts: neither WithTimeout (Invoke's) nor the registry's
 //     WithDefaultTimeout bounds it; only ctx's own deadline, which the
-//     function must honour itself, since Call waits for it to return;
+//     function must honour itself (as under Invoke and Registry.Call
+//     without those timeouts or WithIsolatedCalls);
 //   - panic recovery: a panic in the function propagates as it would
 //     from any Go call, not as an Output wrapping a *PanicError;
 //   - result encoding: the result is not encoded as JSON into an Output,
@@ -370,12 +371,18 @@ func (t *Tool[A, R]) Call(ctx context.Context, args A) (R, error) {
 // argument limits, decodes them strictly (exact-case keys, no unknown
 // fields, defaults filled in), calls the function under the tool's timeout
 // (WithTimeout) and encodes its result. The function runs on the caller's
-// goroutine unless the tool has a timeout of its own. Empty, blank or null arguments mean {}. Use it
-// to test a tool as a model meets it; a host dispatches through
-// Registry.Call, which adds the registry's middleware and bounds. Invoke
-// never panics; every failure is an Output with IsError set, a message for
-// the model and Err for the host.
-func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out Output) {
+// goroutine unless the tool has a timeout of its own. Empty, blank or null
+// arguments mean {}. Use it to test a tool as a model meets it; a host
+// dispatches through Registry.Call, which adds the registry's middleware
+// and bounds. Invoke never panics; every failure is an Output with IsError
+// set, a message for the model and Err for the host.
+func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) Output {
+	return t.invokeFrom(ctx, nil, arguments)
+}
+
+// invokeFrom is Invoke, for the registry r whose dispatch called it (nil
+// for none): see call.
+func (t *Tool[A, R]) invokeFrom(ctx context.Context, r *Registry, arguments json.RawMessage) (out Output) {
 	defer func() {
 		if r := recover(); r != nil {
 			out = internalOutput(t.name, r, debug.Stack())
@@ -391,7 +398,7 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) (out
 	if out, ok := t.decode(arguments, &a); !ok {
 		return out
 	}
-	return t.call(ctx, a)
+	return t.call(ctx, r, a)
 }
 
 // decode checks arguments and decodes them into a, as Invoke, Check and
@@ -419,8 +426,8 @@ func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
 // WithMaxAbandoned. Otherwise the function runs on this goroutine, and a
 // cancellation or a deadline of the caller reaches it through ctx; only the
 // tool's own timeout is enforced whatever the function does.
-func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
-	if r := dispatched(ctx, t.name); r != nil {
+func (t *Tool[A, R]) call(ctx context.Context, r *Registry, a A) Output {
+	if r != nil {
 		if ctx.Done() != nil {
 			if timeout := r.timeoutOf(r.snap.Load(), t.name); r.bounds(timeout) {
 				return bound(ctx, t.name, timeout, &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })
@@ -435,9 +442,6 @@ func (t *Tool[A, R]) call(ctx context.Context, a A) Output {
 	defer cancel()
 	return bound(ctx, t.name, t.opts.timeout, nil, func(ctx context.Context) Output { return t.run(ctx, a) })
 }
-
-// recovers marks Invoke as turning its own panics into Outputs.
-func (t *Tool[A, R]) recovers() {}
 
 func (t *Tool[A, R]) run(ctx context.Context, a A) (out Output) {
 	defer func() {

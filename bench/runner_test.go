@@ -211,8 +211,7 @@ func BenchmarkRunner(b *testing.B) {
 // bare-ns/run and toolreg-ns/run are each path's time per run, toolreg/bare
 // their ratio. ns/op, B/op and allocs/op are those of both paths together.
 // The cancellable rows run both under a context that can be cancelled, as a
-// server's request context is: the registry then runs each call on a
-// goroutine of its own, so that a cancellation is prompt.
+// server's request context is.
 func BenchmarkRunnerRatio(b *testing.B) {
 	var subs []string
 	for _, row := range runnerRows {

@@ -30,10 +30,12 @@ import (
 //     middleware) and status Error. A call that asks the host a question
 //     (toolreg.Interrupt) is a pause, not a failure.
 //
-// A call that runs past its deadline is recorded as the timeout the caller
-// gets, when it gets it (the registry gives the middleware that Output at
-// the deadline); what a tool that ignores its context returns later is
-// dropped, and recorded nowhere.
+// A call that a timeout of the tool or the registry ends (or, under
+// toolreg.WithIsolatedCalls, any end of its context) is recorded as the
+// timeout the caller gets, when it gets it: the registry gives the
+// middleware that Output at the deadline, and what a tool that ignores its
+// context returns later is dropped, and recorded nowhere. Otherwise the call
+// runs on its caller's goroutine and is recorded as what it returns.
 //
 // The span is a child of the span in the call's context: the run's, under
 // an Observer; the MCP client's, through package otelmcp.

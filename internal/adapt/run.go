@@ -474,9 +474,11 @@ func (r *Run) callInfo(step int, calls []agent.Call) func(toolreg.ToolCall) tool
 	if len(r.State.Retries) > 0 {
 		retries = maps.Clone(r.State.Retries)
 	}
-	st := r.State
+	// Copies, not the State: a tool may ask for its Info after the turn,
+	// while the next run of the State writes it.
+	provider, runID := r.State.Provider, r.State.RunID
 	return func(call toolreg.ToolCall) toolreg.CallInfo {
-		return toolreg.CallInfo{ID: call.ID, Step: step, Provider: st.Provider, RunID: st.RunID,
+		return toolreg.CallInfo{ID: call.ID, Step: step, Provider: provider, RunID: runID,
 			Attempt: retries[call.Name] + 1, Answer: answers[call.ID]}
 	}
 }
@@ -725,8 +727,11 @@ func sameJSON(a, b json.RawMessage) bool {
 	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
 }
 
-// stop cancels the calls started early and waits for them to end, which
-// the registry makes prompt. It returns those that ran, done, in order.
+// stop cancels the calls started early and waits for them to end: at once
+// for tools that honour their context, and for any tool under a registry
+// that bounds its calls (toolreg.WithIsolatedCalls, a timeout); a tool that
+// ignores its context otherwise holds the run until it returns, as it would
+// hold any caller. It returns those that ran, done, in order.
 func (s *starter) stop() []agent.Call {
 	s.mu.Lock()
 	s.cancelCalls()

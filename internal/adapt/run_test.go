@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
@@ -411,5 +412,38 @@ func TestWaitAndExec(t *testing.T) {
 		if err := r.Do(context.Background()); !errors.Is(err, agent.ErrUndecided) && !errors.Is(err, context.Canceled) {
 			t.Errorf("err = %v", err)
 		}
+	}
+}
+
+// TestLateInfoReadsNoLiveState: a call abandoned at its deadline may ask
+// for its Info after its turn, while the host runs the same State again;
+// what Info reads is the turn's own copy (the race detector checks it).
+func TestLateInfoReadsNoLiveState(t *testing.T) {
+	reg := toolreg.NewRegistry(toolreg.WithDefaultTimeout(5 * time.Millisecond))
+	done := make(chan struct{})
+	var seen string
+	reg.MustAdd(toolreg.MustNew("slow", "Slow.", func(ctx context.Context, _ cityArgs) (string, error) {
+		defer close(done)
+		for end := time.Now().Add(100 * time.Millisecond); time.Now().Before(end); time.Sleep(time.Millisecond) {
+			seen = toolreg.Info(ctx).RunID // late: the call was abandoned
+		}
+		return "late", nil
+	}))
+	st := &agent.State{}
+	p := &script{replies: [][]toolreg.ToolCall{{call("s", "slow", `{"city":"x"}`)}, {}}}
+	if err := (&Run{Registry: reg, Model: p, State: st}).Do(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	first := st.RunID
+	for range 5 {
+		p.replies = [][]toolreg.ToolCall{{}}
+		if err := (&Run{Registry: reg, Model: p, State: st}).Do(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	<-done
+	if seen != first {
+		t.Errorf("a late Info read run id %q, want the turn's %q", seen, first)
 	}
 }
