@@ -81,8 +81,13 @@ func bothPaths[A any](t testing.TB, c *Checker, args string) (fast, ref outcome[
 		b = []byte("{}")
 	}
 	sameOrder[A](t, c, b)
+	var scanned A
+	byScanner := c.fast.accept(b, testLimits, reflect.ValueOf(&scanned).Elem())
 	_, sizes, p := scan(b, testLimits)
 	if p != nil {
+		if byScanner {
+			t.Fatalf("%s: the byte scanner accepts what breaks the limits: %s", b, p.Message)
+		}
 		t.Skipf("refused before either path reads it: %s", p.Message)
 	}
 	fast.verdict, fast.problems = c.fast.run(b, sizes, reflect.ValueOf(&fast.value).Elem())
@@ -93,6 +98,14 @@ func bothPaths[A any](t testing.TB, c *Checker, args string) (fast, ref outcome[
 	ref.verdict, ref.problems = accepted, problems
 	if problems != nil {
 		ref.verdict = rejected
+	}
+	if byScanner {
+		if ref.verdict != accepted {
+			t.Fatalf("%s: the byte scanner accepts, the reference path says %q", b, ref.problems)
+		}
+		if diff := cmp.Diff(ref.value, scanned); diff != "" {
+			t.Fatalf("the byte scanner and the reference path decode %s differently (-reference +scanner):\n%s", b, diff)
+		}
 	}
 	return fast, ref
 }
