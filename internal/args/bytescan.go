@@ -2,6 +2,7 @@ package args
 
 import (
 	"encoding/base64"
+	"encoding/binary"
 	"math"
 	"reflect"
 	"strconv"
@@ -31,8 +32,8 @@ type byteScanner struct {
 	depth  int // containers open
 	values int // array items and object members read
 	limits Limits
-	buf    []byte // scratch for strings with escapes
 	budget int    // bytes itemsLeft may still read: one pass, however deep
+	arena  []byte // where the texts of short strings are copied, see keep
 }
 
 // accept checks and decodes args into v, reporting whether it did. On
@@ -256,11 +257,11 @@ func (s *byteScanner) dict(f *fnode, v reflect.Value) bool {
 		if s.next() != '"' || !s.count() {
 			return false
 		}
-		raw, ok := s.str()
+		raw, owned, ok := s.str()
 		if !ok {
 			return false
 		}
-		k.SetString(string(raw))
+		k.SetString(s.keep(raw, owned))
 		if v.MapIndex(k).IsValid() {
 			return false // twice
 		}
@@ -349,25 +350,32 @@ func (s *byteScanner) array(f *fnode, v reflect.Value) bool {
 // bytes as the arguments hold, it stops, and the scanner grows what it
 // makes by doubling.
 func (s *byteScanner) itemsLeft() int {
-	n, depth, inString := 1, 0, false
-	for j := s.i; j < len(s.b) && s.budget > 0; j++ {
-		s.budget--
-		c := s.b[j]
-		if inString {
-			if c == '\\' {
-				j++
-			} else if c == '"' {
-				inString = false
-			}
-			continue
+	b := s.b[s.i:min(len(s.b), s.i+s.budget)]
+	n, depth, j := 1, 0, 0
+	for j < len(b) {
+		for j < len(b) && structural[b[j]] == 0 {
+			j++
 		}
-		switch c {
+		if j == len(b) {
+			break
+		}
+		switch b[j] {
 		case '"':
-			inString = true
+			// To the closing quote, over the escaped ones.
+			for j++; j < len(b); j += 2 {
+				k, _ := plainRun(b, j)
+				if j = k; j >= len(b) || b[j] == '"' {
+					break
+				}
+				if b[j] != '\\' {
+					j-- // a control character: no escape to step over
+				}
+			}
 		case '{', '[':
 			depth++
 		case '}', ']':
 			if depth == 0 {
+				s.budget -= j
 				return min(n, s.limits.MaxValues-s.values+1)
 			}
 			depth--
@@ -376,9 +384,19 @@ func (s *byteScanner) itemsLeft() int {
 				n++
 			}
 		}
+		j++
 	}
+	s.budget -= j
 	return min(n, s.limits.MaxValues-s.values+1)
 }
+
+// structural marks the bytes itemsLeft looks at outside strings.
+var structural = func() (t [256]uint8) {
+	for _, c := range `"{}[],` {
+		t[c] = 1
+	}
+	return t
+}()
 
 // number reads a JSON number literal and decodes it where it is plainly
 // within the schema: an integer written as one, within the type's range
@@ -533,63 +551,112 @@ func (s *byteScanner) numberLiteral() (plain, ok bool) {
 // does not keep it.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// str reads a string's text: a view of the bytes, or the scratch buffer
-// when it has escapes. It accepts only UTF-8 text without control
-// characters, as jsontext does, and leaves an escape that is not a whole
-// character (a lone surrogate) to the token reader.
-func (s *byteScanner) str() ([]byte, bool) {
-	b := s.b
-	start := s.i + 1
-	ascii := true
-	j := start
-	for ; j < len(b); j++ {
-		c := b[j]
-		if c == '"' {
-			break
+// arenaChunk is the most bytes of string text that one allocation of
+// keep holds: a call of many short strings (tags, rows of a table) costs
+// an allocation per chunk, not per string, and a string the function
+// keeps keeps no more than a chunk alive.
+const arenaChunk = 8 << 10
+
+// keep is the text of b as a string to keep: b itself when the scanner
+// made it for this string alone (owned), which nothing writes again, else
+// a copy, short ones side by side in a chunk that is only ever appended
+// to.
+func (s *byteScanner) keep(b []byte, owned bool) string {
+	switch {
+	case owned:
+		return view(b)
+	case len(b) == 0:
+		return ""
+	case len(b) > cap(s.arena)-len(s.arena):
+		if len(b) > arenaChunk/4 {
+			return string(b)
 		}
-		if c < ' ' {
-			return nil, false
-		}
-		if c == '\\' {
-			return s.escaped(start)
-		}
-		if c >= utf8.RuneSelf {
-			ascii = false
-		}
+		// The text still to read holds every string still to come.
+		s.arena = make([]byte, 0, min(len(s.b)-s.i+len(b), arenaChunk))
 	}
-	if j == len(b) {
-		return nil, false
-	}
-	text := b[start:j]
-	if !ascii && !utf8.Valid(text) {
-		return nil, false
-	}
-	s.i = j + 1
-	return text, true
+	s.arena = append(s.arena, b...)
+	return view(s.arena[len(s.arena)-len(b):])
 }
 
-// escaped reads a string with escapes into the scratch buffer, from the
-// first byte of its text.
+// str reads a string's text: a view of the bytes, or, when it has
+// escapes, a new buffer that no one else holds (owned), which the caller
+// may keep as a Go string without copying it. It accepts only UTF-8 text
+// without control characters, as jsontext does, and leaves an escape that
+// is not a whole character (a lone surrogate) to the token reader.
+func (s *byteScanner) str() (text []byte, owned, ok bool) {
+	b := s.b
+	start := s.i + 1
+	j, high := plainRun(b, start)
+	if j == len(b) || b[j] < ' ' {
+		return nil, false, false
+	}
+	if b[j] == '\\' {
+		text, ok = s.escaped(start)
+		return text, true, ok
+	}
+	text = b[start:j] // b[j] is the closing quote
+	if high != 0 && !utf8.Valid(text) {
+		return nil, false, false
+	}
+	s.i = j + 1
+	return text, false, true
+}
+
+// plainRun returns the offset of the first quote, backslash or control
+// character in b from j (len(b) when none), and, in its high bits, whether
+// bytes beyond ASCII came before. It reads eight bytes at a time: most
+// strings are long runs of plain text.
+func plainRun(b []byte, j int) (int, uint64) {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	var high uint64
+	for ; j+8 <= len(b); j += 8 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		q, bs := x^(ones*'"'), x^(ones*'\\')
+		// A byte below 0x20, or equal to '"' or '\\' (zero after the xor),
+		// sets its high bit in special; bytes beyond ASCII do not.
+		special := ((x - ones*0x20) | (q - ones) | (bs - ones)) &^ x &^ q &^ bs & highs
+		if special != 0 {
+			break
+		}
+		high |= x & highs
+	}
+	for ; j < len(b); j++ {
+		c := b[j]
+		if c < ' ' || c == '"' || c == '\\' {
+			break
+		}
+		high |= uint64(c) & 0x80
+	}
+	return j, high
+}
+
+// escaped reads a string with escapes into a new buffer, from the first
+// byte of its text.
 func (s *byteScanner) escaped(start int) ([]byte, bool) {
 	b := s.b
-	out := s.buf[:0]
-	for j := start; j < len(b); {
-		c := b[j]
-		switch {
-		case c == '"':
+	end := start // the closing quote: the text is never longer unescaped
+	for end < len(b) && b[end] != '"' {
+		if b[end] == '\\' {
+			end++
+		}
+		end++
+	}
+	if end >= len(b) {
+		return nil, false
+	}
+	out := make([]byte, 0, end-start)
+	for j := start; ; {
+		k, _ := plainRun(b[:end], j)
+		out = append(out, b[j:k]...)
+		j = k
+		if j == end {
 			if !utf8.Valid(out) {
 				return nil, false
 			}
-			s.buf, s.i = out, j+1
+			s.i = end + 1
 			return out, true
-		case c < ' ':
-			return nil, false
-		case c != '\\':
-			out = append(out, c)
-			j++
-			continue
 		}
-		if j+1 >= len(b) {
+		if b[j] < ' ' || j+1 >= end {
 			return nil, false
 		}
 		j += 2
@@ -607,16 +674,16 @@ func (s *byteScanner) escaped(start int) ([]byte, bool) {
 		case 't':
 			out = append(out, '\t')
 		case 'u':
-			r, ok := hex4(b, j)
+			r, ok := hex4(b[:end], j)
 			if !ok {
 				return nil, false
 			}
 			j += 4
 			if r >= 0xD800 && r < 0xDC00 { // a high surrogate: its pair must follow
-				if j+1 >= len(b) || b[j] != '\\' || b[j+1] != 'u' {
+				if j+1 >= end || b[j] != '\\' || b[j+1] != 'u' {
 					return nil, false
 				}
-				lo, ok := hex4(b, j+2)
+				lo, ok := hex4(b[:end], j+2)
 				if !ok || lo < 0xDC00 || lo >= 0xE000 {
 					return nil, false
 				}
@@ -630,7 +697,6 @@ func (s *byteScanner) escaped(start int) ([]byte, bool) {
 			return nil, false
 		}
 	}
-	return nil, false
 }
 
 // hex4 reads the four hex digits of a \u escape at b[j:].
@@ -681,7 +747,7 @@ func (s *byteScanner) stringValue(f *fnode, v reflect.Value) bool {
 // checkedString reads a string the schema allows, as a Go string and as
 // its text.
 func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool) {
-	text, ok = s.str()
+	text, owned, ok := s.str()
 	if !ok {
 		return "", nil, false
 	}
@@ -692,7 +758,7 @@ func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool)
 		}
 		str = f.enum[i]
 	} else {
-		str = string(text)
+		str = s.keep(text, owned)
 	}
 	if f.format != nil && f.format.Validate(str) != nil {
 		return "", nil, false

@@ -2,6 +2,7 @@ package args
 
 import (
 	"encoding/json"
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -188,4 +189,63 @@ func BenchmarkDecodeSmall(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestPlainRun holds the eight-bytes-at-a-time search of plainRun to the
+// plain one, on random text where every kind of byte stands at every
+// offset of a word.
+func TestPlainRun(t *testing.T) {
+	naive := func(b []byte, j int) (int, bool) {
+		high := false
+		for ; j < len(b); j++ {
+			if c := b[j]; c < ' ' || c == '"' || c == '\\' {
+				break
+			}
+			high = high || b[j] >= 0x80
+		}
+		return j, high
+	}
+	alphabet := []byte{'a', 'Z', ' ', '!', '"', '#', '[', '\\', ']', 0, 0x1f, 0x7f, 0x80, 0xa2, 0xc3, 0xdc, 0xff, '\n'}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200_000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[i] = 'a' + byte(rng.IntN(26))
+			}
+		}
+		start := 0
+		if len(b) > 0 {
+			start = rng.IntN(len(b) + 1)
+		}
+		got, high := plainRun(b, start)
+		want, wantHigh := naive(b, start)
+		if got != want || (high != 0) != wantHigh {
+			t.Fatalf("plainRun(%q, %d) = %d, %v; want %d, %v", b, start, got, high != 0, want, wantHigh)
+		}
+	}
+}
+
+// TestItemsLeft holds the count that sizes slices and maps to the items
+// there are, over strings with quotes, escapes and brackets in them.
+func TestItemsLeft(t *testing.T) {
+	for _, tc := range []struct {
+		rest string // after the opening bracket
+		want int
+	}{
+		{`1]`, 1},
+		{`1,2,3]`, 3},
+		{`"a,b","c]",["d","e"],{"f":[1,2]}]`, 4},
+		{`"a\",b","c\\",3]`, 3},
+		{"\"a\x01,b\",2]", 2},
+		{`"x\\\\\"y,"]`, 1},
+		{`{"a":1,"b":2},{"c":"]"}]`, 2},
+	} {
+		s := byteScanner{b: []byte(tc.rest), limits: testLimits, budget: len(tc.rest)}
+		if got := s.itemsLeft(); got != tc.want {
+			t.Errorf("itemsLeft(%s) = %d, want %d", tc.rest, got, tc.want)
+		}
+	}
 }
