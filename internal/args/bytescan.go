@@ -34,6 +34,7 @@ type byteScanner struct {
 	limits Limits
 	budget int    // bytes itemsLeft may still read: one pass, however deep
 	arena  []byte // where the texts of short strings are copied, see keep
+	kept   int    // strings copied one by one
 }
 
 // accept checks and decodes args into v, reporting whether it did. On
@@ -163,6 +164,7 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 	}
 	var seen uint64
 	var base unsafe.Pointer // v's address, once a field is stored through it
+	next := 0               // the field after the last one read
 	if s.next() == '}' {
 		s.i++
 		s.depth--
@@ -175,7 +177,13 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			if !ok {
 				return false
 			}
-			i, known := f.shape.FieldIndex(name)
+			// Models send the members in the order of the schema, most
+			// often: the field after the last one is tried first.
+			i, known := next, next < len(f.fields) && f.shape.Fields[next].Name == string(name)
+			if !known {
+				i, known = f.shape.FieldIndex(name)
+			}
+			next = i + 1
 			if !known || seen&(1<<i) != 0 {
 				return false // a problem to word: unknown, or twice
 			}
@@ -386,7 +394,7 @@ func (s *byteScanner) itemsLeft() int {
 		}
 		j++
 	}
-	s.budget -= j
+	s.budget -= min(j, len(b)) // j steps past the end over an escape cut short
 	return min(n, s.limits.MaxValues-s.values+1)
 }
 
@@ -557,6 +565,10 @@ func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 // keeps keeps no more than a chunk alive.
 const arenaChunk = 8 << 10
 
+// arenaAfter is the number of strings copied one by one before keep
+// copies into chunks: a short call's few strings cost what they hold.
+const arenaAfter = 8
+
 // keep is the text of b as a string to keep: b itself when the scanner
 // made it for this string alone (owned), which nothing writes again, else
 // a copy, short ones side by side in a chunk that is only ever appended
@@ -568,7 +580,8 @@ func (s *byteScanner) keep(b []byte, owned bool) string {
 	case len(b) == 0:
 		return ""
 	case len(b) > cap(s.arena)-len(s.arena):
-		if len(b) > arenaChunk/4 {
+		if len(b) > arenaChunk/4 || s.kept < arenaAfter {
+			s.kept++
 			return string(b)
 		}
 		// The text still to read holds every string still to come.

@@ -248,4 +248,39 @@ func TestItemsLeft(t *testing.T) {
 			t.Errorf("itemsLeft(%s) = %d, want %d", tc.rest, got, tc.want)
 		}
 	}
+	// Cut short anywhere, an escape last included, it counts what it read
+	// and never reads past its budget, which it spends.
+	rest := []byte(`"a\",["b\"]],"c"]`)
+	for n := range len(rest) + 1 {
+		s := byteScanner{b: rest, limits: testLimits, budget: n}
+		s.itemsLeft()
+		if s.budget < 0 || s.budget > n {
+			t.Errorf("budget %d: %d left", n, s.budget)
+		}
+		s.itemsLeft() // with what is left
+	}
+}
+
+type benchRich struct {
+	City   string `json:"city" jsonschema:"description=City name"`
+	Units  string `json:"units" jsonschema:"enum=celsius,enum=fahrenheit"`
+	Days   []int  `json:"days" jsonschema:"minItems=1,maxItems=14,minimum=0,maximum=13"`
+	Filter struct {
+		Min int `json:"min"`
+		Max int `json:"max"`
+	} `json:"filter"`
+}
+
+// BenchmarkDecodeRich is Decode alone on the rich call of the bench
+// module.
+func BenchmarkDecodeRich(b *testing.B) {
+	c := checkerFor[benchRich](b)
+	args := []byte(`{"city":"Paris","units":"celsius","days":[0,1,2,3,4,5,6],"filter":{"min":-5,"max":30}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var a benchRich
+		if ps, err := c.Decode(args, reflect.ValueOf(&a).Elem()); ps != nil || err != nil {
+			b.Fatal(ps, err)
+		}
+	}
 }
