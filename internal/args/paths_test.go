@@ -381,6 +381,8 @@ func FuzzPaths(f *testing.F) {
 	f.Add(`{"city":"Rome","small":1,"when":"2024-01-02T03:04:05Z","blob":"aGk=","extra":[1,{"a":null}]}`)
 	f.Add(`{"in":{"small":1000000},"in":{"name":"x"}}`)
 	f.Add(`{"ci\u0074y":"Paris","small":1.0,"extra":[1e-401]}`)
+	// Long enough for the byte scanner's word-at-a-time reads.
+	f.Add(`{"city":"New York","small":1,"tags":["a long tag\nwith é and \u00e9","\ud83d\ude00 and more text"],"scores":{"k\u00e9y one":1.5},"stops":[{"name":"first stop of many"},{"name":"b","hours":2}]}`)
 	c := checkerFor[richArgs](f)
 	f.Fuzz(func(t *testing.T, args string) {
 		checkPaths[richArgs](t, c, args)
