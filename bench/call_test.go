@@ -18,12 +18,16 @@ type path[A any] struct {
 }
 
 // paths lists every path, in the order of the table. "baseline" is the
-// bar the others are divided by.
+// bar the others are divided by; the floor rows (floors_test.go) validate
+// nothing.
 func paths[A any]() []path[A] {
-	return []path[A]{
+	ps := []path[A]{
 		{"baseline", baseline[A]},
 		{"toolreg_Tool.Invoke", toolregInvoke[A]},
 		{"toolreg_Registry.Call", toolregRegistryCall[A]},
+	}
+	ps = append(ps, floors[A]()...)
+	return append(ps, []path[A]{
 		{"gosdk_AddTool_typed", gosdkTyped[A]},
 		{"gosdk_Server.AddTool_raw", gosdkRaw[A]},
 		{"gosdk_AddTool_typed_inmemory_roundtrip", gosdkRoundTrip[A]},
@@ -31,7 +35,7 @@ func paths[A any]() []path[A] {
 		{"mcpgo_HandleMessage", mcpgoMessage[A](false)},
 		{"mcpgo_HandleMessage_validated", mcpgoMessage[A](true)},
 		{"eino_InferTool_InvokableRun", einoInvokableRun[A]},
-	}
+	}...)
 }
 
 func BenchmarkSmall(b *testing.B) { benchPaths(b, small) }

@@ -5,10 +5,14 @@
 //
 // Two paths give the same verdict and the same values:
 //
-//   - The fast path (fast.go) reads the bytes once with jsontext, checking
-//     the keywords of the schema as it decodes. It decides every call it
-//     fully understands, valid or not, at a cost proportional to the value
-//     the function receives.
+//   - The fast path reads the bytes once, checking the keywords of the
+//     schema as it decodes. It has two readers: the byte scanner
+//     (bytescan.go) walks the bytes itself and only accepts, the common
+//     case, at the cost of a plain decoder; what it does not accept, the
+//     token reader (fast.go) reads with jsontext and decides, valid or
+//     not, wording the problems. Together they decide every call they
+//     fully understand at a cost proportional to the value the function
+//     receives.
 //   - The reference path (tree.go, validate.go, decode.go) parses the
 //     arguments into a JSON tree, validates the tree with the compiled JSON
 //     Schema (santhosh-tekuri/jsonschema) and decodes the Args value from
@@ -129,6 +133,14 @@ func (c *Checker) Decode(args []byte, dst reflect.Value) ([]Problem, error) {
 	}
 	if len(args) > c.limits.MaxBytes {
 		return []Problem{{Message: fmt.Sprintf("the arguments are %d bytes long; the limit is %d: send less", len(args), c.limits.MaxBytes)}}, nil
+	}
+	if c.fast != nil {
+		// Most calls are valid: the byte scanner accepts them in one pass,
+		// limits included, and leaves any other to the readers below.
+		if c.fast.accept(args, c.limits, dst) {
+			return nil, nil
+		}
+		dst.SetZero()
 	}
 	if c.fast != nil && withinLimits(args, c.limits) {
 		// Short arguments: the fast path first, and scan only for what it

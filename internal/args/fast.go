@@ -67,11 +67,13 @@ type fnode struct {
 	// arrays
 	minItems, maxItems int // -1: none
 	elem               *fnode
+	elemSlot           slot // how the byte scanner stores a slice's items
 
 	// objects
 	fields   []*fnode // parallel to shape.Fields
 	required []bool
 	allowed  []string
+	slots    []slot // parallel to shape.Fields: where the byte scanner stores each
 }
 
 type boundKind uint8
@@ -215,6 +217,9 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 			return f
 		}
 		f.elem = c.compile(shape.Elem, items)
+		if shape.Kind == rs.Slice {
+			f.elemSlot = slotOf(shape.Type.Elem(), 0)
+		}
 	case rs.Map:
 		ap, ok := m["additionalProperties"]
 		if !ok {
@@ -230,6 +235,7 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 		f.fields = make([]*fnode, len(shape.Fields))
 		f.required = make([]bool, len(shape.Fields))
 		f.allowed = shape.FieldNames()
+		f.slots = slots(shape)
 		req, _ := m["required"].([]any)
 		for i, sf := range shape.Fields {
 			ps, ok := props[sf.Name]

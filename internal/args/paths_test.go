@@ -81,8 +81,13 @@ func bothPaths[A any](t testing.TB, c *Checker, args string) (fast, ref outcome[
 		b = []byte("{}")
 	}
 	sameOrder[A](t, c, b)
+	var scanned A
+	byScanner := c.fast.accept(b, testLimits, reflect.ValueOf(&scanned).Elem())
 	_, sizes, p := scan(b, testLimits)
 	if p != nil {
+		if byScanner {
+			t.Fatalf("%s: the byte scanner accepts what breaks the limits: %s", b, p.Message)
+		}
 		t.Skipf("refused before either path reads it: %s", p.Message)
 	}
 	fast.verdict, fast.problems = c.fast.run(b, sizes, reflect.ValueOf(&fast.value).Elem())
@@ -93,6 +98,14 @@ func bothPaths[A any](t testing.TB, c *Checker, args string) (fast, ref outcome[
 	ref.verdict, ref.problems = accepted, problems
 	if problems != nil {
 		ref.verdict = rejected
+	}
+	if byScanner {
+		if ref.verdict != accepted {
+			t.Fatalf("%s: the byte scanner accepts, the reference path says %q", b, ref.problems)
+		}
+		if diff := cmp.Diff(ref.value, scanned); diff != "" {
+			t.Fatalf("the byte scanner and the reference path decode %s differently (-reference +scanner):\n%s", b, diff)
+		}
 	}
 	return fast, ref
 }
@@ -368,6 +381,8 @@ func FuzzPaths(f *testing.F) {
 	f.Add(`{"city":"Rome","small":1,"when":"2024-01-02T03:04:05Z","blob":"aGk=","extra":[1,{"a":null}]}`)
 	f.Add(`{"in":{"small":1000000},"in":{"name":"x"}}`)
 	f.Add(`{"ci\u0074y":"Paris","small":1.0,"extra":[1e-401]}`)
+	// Long enough for the byte scanner's word-at-a-time reads.
+	f.Add(`{"city":"New York","small":1,"tags":["a long tag\nwith é and \u00e9","\ud83d\ude00 and more text"],"scores":{"k\u00e9y one":1.5},"stops":[{"name":"first stop of many"},{"name":"b","hours":2}]}`)
 	c := checkerFor[richArgs](f)
 	f.Fuzz(func(t *testing.T, args string) {
 		checkPaths[richArgs](t, c, args)

@@ -1,0 +1,402 @@
+package args
+
+import (
+	"reflect"
+	"unicode/utf8"
+	"unsafe"
+
+	rs "github.com/toolreg/toolreg/internal/reflectschema"
+)
+
+// The byte scanner is the fast path's first reader: it walks the bytes of
+// the arguments itself, with no tokenizer between it and the Args value,
+// and only ever accepts. Most calls are valid, and for them reading tokens
+// through jsontext, then measuring the bytes again with scan, costs more
+// than checking and decoding them. Whatever it is unsure of, or finds
+// wrong, a problem to word, a limit to report, a kind it does not read (an
+// any, a json.RawMessage), it leaves to the token reader (fast.go) and the
+// reference path, as if it had not run: so every problem a model reads is
+// still worded by those two paths, and the tests hold the byte scanner to
+// their verdict and value.
+
+// byteScanner is the state of one call: the bytes, where it is, and what
+// the limits have counted so far.
+type byteScanner struct {
+	b      []byte
+	i      int
+	depth  int // containers open
+	values int // array items and object members read
+	limits Limits
+	budget int    // bytes itemsLeft may still read: one pass, however deep
+	arena  []byte // where the texts of short strings are copied, see keep
+	kept   int    // strings copied one by one
+}
+
+// accept checks and decodes args into v, reporting whether it did. On
+// false v may hold part of the arguments: the caller zeroes it before
+// another reader fills it.
+func (f *fnode) accept(args []byte, l Limits, v reflect.Value) bool {
+	s := byteScanner{b: args, limits: l, budget: len(args)}
+	if !s.value(f, v) {
+		return false
+	}
+	s.space()
+	return s.i == len(s.b)
+}
+
+// space skips the white space JSON allows.
+func (s *byteScanner) space() {
+	for s.i < len(s.b) && s.b[s.i] <= ' ' && isSpace(s.b[s.i]) {
+		s.i++
+	}
+}
+
+// next skips white space and returns the byte there, 0 at the end.
+func (s *byteScanner) next() byte {
+	s.space()
+	if s.i < len(s.b) {
+		return s.b[s.i]
+	}
+	return 0
+}
+
+// literal reads the word lit (null, true, false) where it stands.
+func (s *byteScanner) literal(lit string) bool {
+	if len(s.b)-s.i < len(lit) || string(s.b[s.i:s.i+len(lit)]) != lit {
+		return false
+	}
+	s.i += len(lit)
+	return true
+}
+
+// open enters an object or an array within the depth limit.
+func (s *byteScanner) open() bool {
+	if s.depth >= s.limits.MaxDepth {
+		return false
+	}
+	s.depth++
+	s.i++
+	return true
+}
+
+// count counts one array item or object member within the values limit.
+func (s *byteScanner) count() bool {
+	s.values++
+	return s.values <= s.limits.MaxValues
+}
+
+// more reads what follows a member or an item: a comma (true, there is
+// another) or the closing bracket (false, done); ok is false on anything
+// else.
+func (s *byteScanner) more(closing byte) (more, ok bool) {
+	switch s.next() {
+	case ',':
+		s.i++
+		return true, true
+	case closing:
+		s.i++
+		s.depth--
+		return false, true
+	}
+	return false, false
+}
+
+func (s *byteScanner) value(f *fnode, v reflect.Value) bool {
+	c := s.next()
+	if f.nullOf != nil {
+		if c != 'n' {
+			return s.value(f.nullOf, v)
+		}
+		if !s.literal("null") {
+			return false
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Slice, reflect.Map, reflect.Interface:
+			v.SetZero()
+		}
+		return true
+	}
+	if f.slow || c == 'n' {
+		return false // a null the schema refuses, or a position the fast path leaves
+	}
+	for v.Kind() == reflect.Pointer && f.shape.Type != v.Type() {
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		v = v.Elem()
+	}
+	switch f.shape.Kind {
+	case rs.Struct:
+		return c == '{' && s.object(f, v)
+	case rs.Map:
+		return c == '{' && s.dict(f, v)
+	case rs.Slice, rs.Array:
+		return c == '[' && s.array(f, v)
+	case rs.Bool:
+		switch {
+		case c == 't' && s.literal("true"):
+			v.SetBool(true)
+			return true
+		case c == 'f' && s.literal("false"):
+			v.SetBool(false)
+			return true
+		}
+		return false
+	case rs.Int, rs.Uint, rs.Float, rs.Number:
+		return s.startsNumber() && s.number(f, v)
+	case rs.String, rs.Time, rs.Bytes:
+		return c == '"' && s.stringValue(f, v)
+	}
+	return false // an any, a json.RawMessage: the token reader keeps them
+}
+
+func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
+	if !s.open() {
+		return false
+	}
+	if len(f.fields) > 64 {
+		return false // seen is a bit set
+	}
+	var seen uint64
+	var base unsafe.Pointer // v's address, once a field is stored through it
+	next := 0               // the field after the last one read
+	if s.next() == '}' {
+		s.i++
+		s.depth--
+	} else {
+		for {
+			if s.next() != '"' || !s.count() {
+				return false
+			}
+			name, ok := s.name()
+			if !ok {
+				return false
+			}
+			// Models send the members in the order of the schema, most
+			// often: the field after the last one is tried first.
+			i, known := next, next < len(f.fields) && f.shape.Fields[next].Name == string(name)
+			if !known {
+				i, known = f.shape.FieldIndex(name)
+			}
+			next = i + 1
+			if !known || seen&(1<<i) != 0 {
+				return false // a problem to word: unknown, or twice
+			}
+			seen |= 1 << i
+			if s.next() != ':' {
+				return false
+			}
+			s.i++
+			if sl := f.slots[i]; sl.fits(f.fields[i]) {
+				if base == nil {
+					base = v.Addr().UnsafePointer()
+				}
+				if !s.scalar(f.fields[i], sl, unsafe.Add(base, sl.offset)) {
+					return false
+				}
+			} else if !s.value(f.fields[i], fieldAt(v, f.shape.Fields[i].Index)) {
+				return false
+			}
+			more, ok := s.more('}')
+			if !ok {
+				return false
+			}
+			if !more {
+				break
+			}
+		}
+	}
+	for i := range f.fields {
+		if seen&(1<<i) != 0 {
+			continue
+		}
+		sf := &f.shape.Fields[i]
+		if f.required[i] {
+			return false
+		}
+		if sf.Default != nil && decodeDefault(sf.Shape, fieldAt(v, sf.Index), sf.Default) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// name reads a member name made of printable ASCII without escapes, the
+// names of Go fields; any other name is left to the token reader.
+func (s *byteScanner) name() ([]byte, bool) {
+	start := s.i + 1
+	for j := start; j < len(s.b); j++ {
+		c := s.b[j]
+		if c == '"' {
+			s.i = j + 1
+			return s.b[start:j], true
+		}
+		if c < ' ' || c == '\\' || c >= utf8.RuneSelf {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+func (s *byteScanner) dict(f *fnode, v reflect.Value) bool {
+	t := v.Type()
+	if t.Key().Kind() != reflect.String || !s.open() {
+		return false
+	}
+	if s.next() == '}' {
+		s.i++
+		s.depth--
+		if v.IsNil() {
+			v.Set(reflect.MakeMap(t))
+		}
+		return true
+	}
+	if v.IsNil() {
+		v.Set(reflect.MakeMapWithSize(t, s.itemsLeft()))
+	}
+	// One key and one value, reused: SetMapIndex copies them.
+	k, ev := reflect.New(t.Key()).Elem(), reflect.New(t.Elem()).Elem()
+	for {
+		if s.next() != '"' || !s.count() {
+			return false
+		}
+		raw, owned, ok := s.str()
+		if !ok {
+			return false
+		}
+		k.SetString(s.keep(raw, owned))
+		if v.MapIndex(k).IsValid() {
+			return false // twice
+		}
+		if s.next() != ':' {
+			return false
+		}
+		s.i++
+		ev.SetZero()
+		if !s.value(f.elem, ev) {
+			return false
+		}
+		v.SetMapIndex(k, ev)
+		more, ok := s.more('}')
+		if !ok {
+			return false
+		}
+		if !more {
+			return true
+		}
+	}
+}
+
+func (s *byteScanner) array(f *fnode, v reflect.Value) bool {
+	if !s.open() {
+		return false
+	}
+	isSlice := v.Kind() == reflect.Slice
+	if s.next() == ']' {
+		s.i++
+		s.depth--
+		if isSlice {
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0)) // [] is an empty slice, not nil
+		}
+		return f.minItems <= 0
+	}
+	// A slice is made once, at the length counted, and its items of a
+	// plain scalar type are stored in place.
+	var base unsafe.Pointer
+	direct := isSlice && f.elemSlot.fits(f.elem)
+	if isSlice {
+		v.Grow(s.itemsLeft())
+		base = v.UnsafePointer()
+	}
+	n := 0
+	for {
+		if !s.count() {
+			return false
+		}
+		ok := false
+		switch {
+		case isSlice:
+			if n == v.Cap() { // counted short: past the budget of itemsLeft
+				v.Grow(n)
+				base = v.UnsafePointer()
+			}
+			v.SetLen(n + 1)
+			if direct {
+				ok = s.scalar(f.elem, f.elemSlot, unsafe.Add(base, uintptr(n)*f.elemSlot.size))
+			} else {
+				ok = s.value(f.elem, v.Index(n))
+			}
+		case n < v.Len():
+			ok = s.value(f.elem, v.Index(n))
+		}
+		if !ok {
+			return false // a wrong item, or more than the Go array holds
+		}
+		n++
+		more, ok := s.more(']')
+		if !ok {
+			return false
+		}
+		if !more {
+			break
+		}
+	}
+	return (f.minItems < 0 || n >= f.minItems) && (f.maxItems < 0 || n <= f.maxItems)
+}
+
+// itemsLeft counts the items of the array or members of the object
+// being read, from where the scanner is to its closing bracket: the
+// commas outside strings and nested containers, plus one. It only sizes
+// what the scanner makes, so it trusts the bytes as scan does, and counts
+// no more than the values limit lets through. Arrays nested in long
+// arrays would be counted again at each level: once it has read as many
+// bytes as the arguments hold, it stops, and the scanner grows what it
+// makes by doubling.
+func (s *byteScanner) itemsLeft() int {
+	b := s.b[s.i:min(len(s.b), s.i+s.budget)]
+	n, depth, j := 1, 0, 0
+	for j < len(b) {
+		for j < len(b) && structural[b[j]] == 0 {
+			j++
+		}
+		if j == len(b) {
+			break
+		}
+		switch b[j] {
+		case '"':
+			// To the closing quote, over the escaped ones.
+			for j++; j < len(b); j += 2 {
+				k, _ := plainRun(b, j)
+				if j = k; j >= len(b) || b[j] == '"' {
+					break
+				}
+				if b[j] != '\\' {
+					j-- // a control character: no escape to step over
+				}
+			}
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 {
+				s.budget -= j
+				return min(n, s.limits.MaxValues-s.values+1)
+			}
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+		j++
+	}
+	s.budget -= min(j, len(b)) // j steps past the end over an escape cut short
+	return min(n, s.limits.MaxValues-s.values+1)
+}
+
+// structural marks the bytes itemsLeft looks at outside strings.
+var structural = func() (t [256]uint8) {
+	for _, c := range `"{}[],` {
+		t[c] = 1
+	}
+	return t
+}()

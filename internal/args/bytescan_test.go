@@ -1,0 +1,286 @@
+package args
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestByteScannerAccepts holds the byte scanner to the calls it is for:
+// valid ones, however spelt, which it accepts with the reference path's
+// value.
+func TestByteScannerAccepts(t *testing.T) {
+	c := checkerFor[richArgs](t)
+	for _, args := range []string{
+		`{"city":"Paris","small":1}`,
+		` { "city" : "Paris" , "small" : -128 } `,
+		`{"city":"New York","small":-128,"unit":"fahrenheit","days":7,"count":99,"ratio":0.5,"f32":1.5,"tags":["a","b","c"],"pair":[1,2],"scores":{"x":1.5,"y":-2e3},"when":"2024-01-02T03:04:05+02:00","blob":"aGk=","stops":[{"name":"s"},{"name":"t","hours":3}],"tree":{"value":1,"children":[{"value":2},{"value":3,"children":[]}]},"flag":true,"maybe":null}`,
+		`{"city":"Par\u0069s","small":0,"tags":["\"q\"","a\\b","\/\b\f\n\r\t"],"maybe":"x"}`,
+		`{"city":"Par\u0069s","small":0,"tags":["\u00e9\ud83d\ude00","\u0000",""]}`,
+		`{"city":"Oslo","small":1,"tags":["é","日本","😀"],"stops":[],"scores":{},"count":-0}`,
+		`{"city":"Oslo","small":1,"pair":[0,-1],"tags":[]}`,
+		`{"city":"Oslo","small":1,"ratio":1e-1,"f32":-3.4e38}`,
+	} {
+		var got richArgs
+		if !c.fast.accept([]byte(args), testLimits, reflect.ValueOf(&got).Elem()) {
+			t.Errorf("the byte scanner does not accept %s", args)
+			continue
+		}
+		var want richArgs
+		problems, err := c.reference([]byte(args), reflect.ValueOf(&want).Elem())
+		if err != nil || problems != nil {
+			t.Fatalf("%s: the reference path says %v %q", args, err, problems)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-reference +scanner):\n%s", args, diff)
+		}
+	}
+}
+
+// TestByteScannerLeaves holds the byte scanner to what it leaves to the
+// token reader: anything wrong, anything that needs exact arithmetic or a
+// kind it does not read. Decode then answers as it did without it.
+func TestByteScannerLeaves(t *testing.T) {
+	c := checkerFor[richArgs](t)
+	for _, args := range []string{
+		`{"city":"Paris"}`,                                         // required
+		`{"city":"Paris","small":1,"nope":1}`,                      // unknown
+		`{"city":"Paris","small":1,"small":1}`,                     // twice
+		`{"city":"Paris","small":1,"scores":{"a":1,"a":1}}`,        // twice in a map
+		`{"City":"Paris","small":1}`,                               // exact case
+		`{"ci\u0074y":"Paris","small":1}`,                          // an escaped name
+		"{\"city\":\"Par\xffis\",\"small\":1}",                     // not UTF-8
+		"{\"city\":\"Par\tis\",\"small\":1}",                       // a control character
+		`{"city":"Par\ud800is","small":1}`,                         // a lone surrogate
+		`{"city":"Par\udc00is","small":1}`,                         // a lone low surrogate
+		`{"city":"Par\ud83dis","small":1}`,                         // a high surrogate alone
+		`{"city":"Par\xis","small":1}`,                             // no such escape
+		`{"city":"Paris","small":1.0}`,                             // an integer as a float
+		`{"city":"Paris","small":1e1}`,                             // an integer with an exponent
+		`{"city":"Paris","small":128}`,                             // beyond int8
+		`{"city":"Paris","small":01}`,                              // a leading zero
+		`{"city":"Paris","small":-}`,                               // no digits
+		`{"city":"Paris","small":1.}`,                              // no fraction
+		`{"city":"Paris","small":1,"count":100}`,                   // exclusiveMaximum
+		`{"city":"Paris","small":1,"count":-1}`,                    // a negative uint
+		`{"city":"Paris","small":1,"ratio":1}`,                     // on a bound: exact
+		`{"city":"Paris","small":1,"ratio":1e999}`,                 // beyond the limits
+		`{"city":"Paris","small":1,"f32":3.5e38}`,                  // beyond float32
+		`{"city":"Paris","small":1,"unit":"kelvin"}`,               // enum
+		`{"city":"P","small":1}`,                                   // minLength
+		`{"city":"P1","small":1}`,                                  // pattern
+		`{"city":"Paris","small":1,"tags":["a","b","c","d"]}`,      // maxItems
+		`{"city":"Paris","small":1,"pair":[1,2,3]}`,                // beyond a Go array
+		`{"city":"Paris","small":1,"when":"2024-02-30T00:00:00Z"}`, // format
+		`{"city":"Paris","small":1,"blob":"aGk"}`,                  // base64
+		`{"city":"Paris","small":1,"days":null}`,                   // null, not nullable
+		`{"city":"Paris","small":1,"maybe":1}`,                     // a nullable of another type
+		`{"city":"Paris","small":1,"extra":1}`,                     // an any
+		`{"city":"Paris","small":1,"raw":1}`,                       // a json.RawMessage
+		`{"city":"Paris","small":1} x`,                             // trailing data
+		`{"city":"Paris","small":1,}`,                              // a trailing comma
+		`{"city":"Paris","small":1`,                                // cut short
+		`{"city":"Paris" "small":1}`,                               // no comma
+		`{"city":"Paris","small":tru}`,                             // a word cut short
+		`{"city":"Paris","small":1,"flag":truex}`,                  // a word too long
+		`[]`,
+	} {
+		var got richArgs
+		if c.fast.accept([]byte(args), testLimits, reflect.ValueOf(&got).Elem()) {
+			t.Errorf("the byte scanner accepts %s", args)
+		}
+	}
+}
+
+// TestByteScannerLimits holds the byte scanner to the limits: it accepts
+// no call that scan would refuse, and accepts one just within them.
+func TestByteScannerLimits(t *testing.T) {
+	c := checkerFor[richArgs](t)
+	tags := func(n int) string {
+		return `{"city":"Paris","small":1,"tags":[` + strings.TrimSuffix(strings.Repeat(`"a",`, n), ",") + `]}`
+	}
+	tree := func(n int) string {
+		return `{"city":"Paris","small":1,"tree":` + strings.Repeat(`{"value":1,"children":[`, n) + `{"value":1}` + strings.Repeat(`]}`, n) + `}`
+	}
+	for _, tc := range []struct {
+		args   string
+		limits Limits
+	}{ // just within
+		{tags(3), Limits{MaxBytes: 1 << 20, MaxDepth: 2, MaxValues: 6}},
+		{tree(2), Limits{MaxBytes: 1 << 20, MaxDepth: 6, MaxValues: 10}},
+	} {
+		_, _, p := scan([]byte(tc.args), tc.limits)
+		var got richArgs
+		accepted := c.fast.accept([]byte(tc.args), tc.limits, reflect.ValueOf(&got).Elem())
+		if accepted && p != nil {
+			t.Errorf("the byte scanner accepts %s, which breaks %+v: %s", tc.args, tc.limits, p.Message)
+		}
+		if !accepted && p == nil {
+			t.Errorf("the byte scanner leaves %s, within %+v", tc.args, tc.limits)
+		}
+	}
+	for _, tc := range []struct {
+		args   string
+		limits Limits
+	}{
+		{tags(3), Limits{MaxBytes: 1 << 20, MaxDepth: 2, MaxValues: 5}},
+		{tags(3), Limits{MaxBytes: 1 << 20, MaxDepth: 1, MaxValues: 100}},
+		{tree(2), Limits{MaxBytes: 1 << 20, MaxDepth: 5, MaxValues: 100}},
+		{tree(2), Limits{MaxBytes: 1 << 20, MaxDepth: 6, MaxValues: 9}},
+	} {
+		var got richArgs
+		_, _, p := scan([]byte(tc.args), tc.limits)
+		if p == nil {
+			t.Fatalf("%s is within %+v", tc.args, tc.limits)
+		}
+		if c.fast.accept([]byte(tc.args), tc.limits, reflect.ValueOf(&got).Elem()) {
+			t.Errorf("the byte scanner accepts %s, which breaks %+v: %s", tc.args, tc.limits, p.Message)
+		}
+	}
+}
+
+// TestByteScannerNumber holds json.Number to any literal, as the token
+// reader keeps it.
+func TestByteScannerNumber(t *testing.T) {
+	type numArgs struct {
+		N json.Number `json:"n"`
+	}
+	c := checkerFor[numArgs](t)
+	for _, lit := range []string{"0", "-0", "1.5e-7", "12345678901234567890123"} {
+		var got numArgs
+		if !c.fast.accept([]byte(`{"n":`+lit+`}`), testLimits, reflect.ValueOf(&got).Elem()) {
+			t.Errorf("the byte scanner leaves %s", lit)
+		}
+		if got.N != json.Number(lit) {
+			t.Errorf("got %q, want %q", got.N, lit)
+		}
+	}
+}
+
+type benchSmall struct {
+	City  string `json:"city"`
+	Count int    `json:"count"`
+}
+
+// BenchmarkDecodeSmall is Decode alone on the small call of the root
+// benchmarks, beside encoding/json.
+func BenchmarkDecodeSmall(b *testing.B) {
+	c := checkerFor[benchSmall](b)
+	args := []byte(`{"city":"Paris","count":3}`)
+	b.Run("Decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var a benchSmall
+			if ps, err := c.Decode(args, reflect.ValueOf(&a).Elem()); ps != nil || err != nil {
+				b.Fatal(ps, err)
+			}
+		}
+	})
+	b.Run("json.Unmarshal", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var a benchSmall
+			if err := json.Unmarshal(args, &a); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestPlainRun holds the eight-bytes-at-a-time search of plainRun to the
+// plain one, on random text where every kind of byte stands at every
+// offset of a word.
+func TestPlainRun(t *testing.T) {
+	naive := func(b []byte, j int) (int, bool) {
+		high := false
+		for ; j < len(b); j++ {
+			if c := b[j]; c < ' ' || c == '"' || c == '\\' {
+				break
+			}
+			high = high || b[j] >= 0x80
+		}
+		return j, high
+	}
+	alphabet := []byte{'a', 'Z', ' ', '!', '"', '#', '[', '\\', ']', 0, 0x1f, 0x7f, 0x80, 0xa2, 0xc3, 0xdc, 0xff, '\n'}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200_000 {
+		b := make([]byte, rng.IntN(40))
+		for i := range b {
+			if rng.IntN(4) == 0 {
+				b[i] = alphabet[rng.IntN(len(alphabet))]
+			} else {
+				b[i] = 'a' + byte(rng.IntN(26))
+			}
+		}
+		start := 0
+		if len(b) > 0 {
+			start = rng.IntN(len(b) + 1)
+		}
+		got, high := plainRun(b, start)
+		want, wantHigh := naive(b, start)
+		if got != want || (high != 0) != wantHigh {
+			t.Fatalf("plainRun(%q, %d) = %d, %v; want %d, %v", b, start, got, high != 0, want, wantHigh)
+		}
+	}
+}
+
+// TestItemsLeft holds the count that sizes slices and maps to the items
+// there are, over strings with quotes, escapes and brackets in them.
+func TestItemsLeft(t *testing.T) {
+	for _, tc := range []struct {
+		rest string // after the opening bracket
+		want int
+	}{
+		{`1]`, 1},
+		{`1,2,3]`, 3},
+		{`"a,b","c]",["d","e"],{"f":[1,2]}]`, 4},
+		{`"a\",b","c\\",3]`, 3},
+		{"\"a\x01,b\",2]", 2},
+		{`"x\\\\\"y,"]`, 1},
+		{`{"a":1,"b":2},{"c":"]"}]`, 2},
+	} {
+		s := byteScanner{b: []byte(tc.rest), limits: testLimits, budget: len(tc.rest)}
+		if got := s.itemsLeft(); got != tc.want {
+			t.Errorf("itemsLeft(%s) = %d, want %d", tc.rest, got, tc.want)
+		}
+	}
+	// Cut short anywhere, an escape last included, it counts what it read
+	// and never reads past its budget, which it spends.
+	rest := []byte(`"a\",["b\"]],"c"]`)
+	for n := range len(rest) + 1 {
+		s := byteScanner{b: rest, limits: testLimits, budget: n}
+		s.itemsLeft()
+		if s.budget < 0 || s.budget > n {
+			t.Errorf("budget %d: %d left", n, s.budget)
+		}
+		s.itemsLeft() // with what is left
+	}
+}
+
+type benchRich struct {
+	City   string `json:"city" jsonschema:"description=City name"`
+	Units  string `json:"units" jsonschema:"enum=celsius,enum=fahrenheit"`
+	Days   []int  `json:"days" jsonschema:"minItems=1,maxItems=14,minimum=0,maximum=13"`
+	Filter struct {
+		Min int `json:"min"`
+		Max int `json:"max"`
+	} `json:"filter"`
+}
+
+// BenchmarkDecodeRich is Decode alone on the rich call of the bench
+// module.
+func BenchmarkDecodeRich(b *testing.B) {
+	c := checkerFor[benchRich](b)
+	args := []byte(`{"city":"Paris","units":"celsius","days":[0,1,2,3,4,5,6],"filter":{"min":-5,"max":30}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		var a benchRich
+		if ps, err := c.Decode(args, reflect.ValueOf(&a).Elem()); ps != nil || err != nil {
+			b.Fatal(ps, err)
+		}
+	}
+}
