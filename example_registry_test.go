@@ -278,3 +278,33 @@ func ExampleRegistry_Refuse() {
 	// logged: get_weather true
 	// not now
 }
+
+// A registry of tools that may ignore their context (a library call that
+// blocks without one): with WithIsolatedCalls the caller gets its answer
+// when its context ends, and the function, abandoned, is counted until it
+// returns.
+func ExampleWithIsolatedCalls() {
+	release := make(chan struct{})
+	reg := toolreg.NewRegistry(toolreg.WithIsolatedCalls())
+	reg.MustAdd(toolreg.MustNew("legacy_lookup", "Looks a record up in the old system.",
+		func(context.Context, struct{}) (string, error) {
+			<-release // ignores its context
+			return "found", nil
+		}))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	out := reg.Call(ctx, "legacy_lookup", nil)
+	fmt.Println(out.Text)
+	fmt.Println(errors.Is(out.Err, toolreg.ErrTimeout), reg.Abandoned())
+
+	close(release)
+	for reg.Abandoned() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	fmt.Println(reg.Abandoned())
+	// Output:
+	// tool "legacy_lookup" did not finish before its deadline; try again later, perhaps with a smaller request, or go on without it
+	// true 1
+	// 0
+}
