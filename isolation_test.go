@@ -3,6 +3,7 @@ package toolreg
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"runtime"
 	"strings"
@@ -284,5 +285,31 @@ func TestBoundsHoldWhateverTheMiddlewareDoes(t *testing.T) {
 				t.Fatal("the call was not ended at its deadline")
 			}
 		})
+	}
+}
+
+// overriding embeds a Tool and has an Invoke of its own, as a host's
+// wrapper may.
+type overriding struct {
+	*Tool[struct{}, string]
+}
+
+func (o overriding) Invoke(ctx context.Context, args json.RawMessage) Output {
+	out := o.Tool.Invoke(ctx, args)
+	out.Text = "wrapped: " + out.Text
+	return out
+}
+
+// TestAWrapperOfAToolKeepsItsInvoke: the registry calls the Invoke of a
+// type that embeds a Tool, not the embedded Tool's.
+func TestAWrapperOfAToolKeepsItsInvoke(t *testing.T) {
+	r := NewRegistry()
+	r.MustAdd(overriding{MustNew("inner", "Answers.", func(context.Context, struct{}) (string, error) { return "ok", nil })})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, ctx := range []context.Context{context.Background(), ctx} {
+		if out := r.Call(ctx, "inner", nil); out.Text != "wrapped: ok" {
+			t.Errorf("got %+v, want the wrapper's Invoke", out)
+		}
 	}
 }

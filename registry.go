@@ -346,7 +346,7 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	if !ok {
 		return unknownToolOutput(call.Name, snap.tools)
 	}
-	if rt, ok := t.(registered); ok {
+	if rt, ok := t.(registered); ok && rt.bare() == t {
 		return rt.invokeFrom(ctx, r, call.Arguments)
 	}
 	if ctx.Done() != nil {
@@ -365,10 +365,13 @@ func (r *Registry) bounds(timeout time.Duration) bool { return timeout > 0 || r.
 
 // registered is a Tool: its Invoke turns its own panics into Outputs, and
 // the registry that dispatches a call tells it so (invokeFrom), whatever
-// the middleware did to the call on the way.
+// the middleware did to the call on the way. A type that embeds a *Tool
+// has these methods too but may have an Invoke of its own: bare tells the
+// Tool itself from it, which is dispatched as any hand-written tool.
 type registered interface {
 	AnyTool
 	invokeFrom(ctx context.Context, r *Registry, arguments json.RawMessage) Output
+	bare() AnyTool
 }
 
 // invoke calls a hand-written tool's Invoke, which may panic: the tool's

@@ -380,6 +380,9 @@ func (t *Tool[A, R]) Invoke(ctx context.Context, arguments json.RawMessage) Outp
 	return t.invokeFrom(ctx, nil, arguments)
 }
 
+// bare is the Tool itself, not a type that embeds it (see registered).
+func (t *Tool[A, R]) bare() AnyTool { return t }
+
 // invokeFrom is Invoke, for the registry r whose dispatch called it (nil
 // for none): see call.
 func (t *Tool[A, R]) invokeFrom(ctx context.Context, r *Registry, arguments json.RawMessage) (out Output) {
