@@ -136,7 +136,7 @@ func (r *Run) Do(ctx context.Context) (err error) {
 // others may run.
 func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCall, early *starter) []agent.Call {
 	calls := make([]agent.Call, len(turn))
-	var seen []string // the ids admitted so far
+	var seen map[string]bool // the ids admitted so far; made on first use
 	for i, c := range turn {
 		if !early.readied(i) {
 			r.emit(agent.Event{Kind: agent.CallReady, Step: step.Number, Call: c})
@@ -144,14 +144,14 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 		calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
 		id := r.callID(step.Number, calls[i])
 		if early.started(i) { // it passed the gate as it was handed over, and ran
-			seen = append(seen, id)
+			put(&seen, id, true)
 			continue
 		}
 		if out, refused := r.refuse(step, c, id, seen, r.State.Ran); refused {
 			early.refused(i, r.tell(ctx, step.Number, calls[i], out))
 			continue
 		}
-		seen = append(seen, id)
+		put(&seen, id, true)
 		if r.Registry.NeedsApproval(ctx, c) {
 			if out, ok := r.Registry.Check(c); !ok {
 				early.refused(i, r.tell(ctx, step.Number, calls[i], out))
@@ -179,7 +179,7 @@ func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Outp
 // refuse reports the Output of a call that may not run: its tool is not
 // offered in the step, or its id ran already in the turn (seen holds the
 // ids of the turn's calls admitted so far, ran the State's Ran).
-func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen, ran []string) (toolreg.Output, bool) {
+func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool, ran []string) (toolreg.Output, bool) {
 	if !step.Allows(c.Name) {
 		if _, ok := r.Registry.Lookup(c.Name); !ok {
 			// An unknown tool: the registry's words, listing only what the
@@ -189,7 +189,7 @@ func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen, ran 
 		}
 		return notOffered(step, c.Name), true
 	}
-	if slices.Contains(seen, id) || slices.Contains(ran, id) {
+	if seen[id] || slices.Contains(ran, id) {
 		return repeated(c.Name, id), true
 	}
 	return toolreg.Output{}, false
@@ -511,7 +511,7 @@ type starter struct {
 	ctx     context.Context // the early calls', once one is queued
 	cancel  context.CancelFunc
 	ready   map[int]toolreg.ToolCall // handed over, by index
-	ids     []string                 // ids of the calls started
+	ids     map[string]bool          // ids of the calls started
 	whole   map[string]bool          // provider ids of the calls handed over
 	written map[string]int           // streamed argument bytes, by call
 	queue   []int
@@ -632,7 +632,7 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	if _, refused := s.r.refuse(s.step, call, id, s.ids, nil); refused {
 		return // the turn's gate refuses it again, with its words
 	}
-	s.ids = append(s.ids, id)
+	put(&s.ids, id, true)
 	put(&s.queued, i, true)
 	if s.ctx == nil {
 		s.ctx, s.cancel = context.WithCancel(s.parent)
