@@ -312,14 +312,18 @@ func TestCheckBudget(t *testing.T) {
 	if strings.Contains(f.Text(), fmt.Sprintf("~%d", search)) {
 		t.Errorf("an OpenAI count is marked as an estimate:\n%s", f.Text())
 	}
-	f = fixture.Run(t, func(tb testing.TB) { CheckBudget(tb, reg, Budget{ToolTokens: largestSmall, Dialects: []string{"gemini"}}) })
+	f = fixture.Run(t, func(tb testing.TB) {
+		CheckBudget(tb, reg, Budget{ToolTokens: largestSmall, Dialects: []string{"gemini"}})
+	})
 	if !strings.Contains(f.Text(), fmt.Sprintf("~%d", dialectSizes(t, r, "gemini").Tools[3].Size.Tokens)) {
 		t.Errorf("a Gemini count is not marked as an estimate:\n%s", f.Text())
 	}
 }
 
 func TestCheckBudgetUnknownDialect(t *testing.T) {
-	f := fixture.Run(t, func(tb testing.TB) { CheckBudget(tb, budgetRegistry(), Budget{ToolTokens: 1, Dialects: []string{"openai"}}) })
+	f := fixture.Run(t, func(tb testing.TB) {
+		CheckBudget(tb, budgetRegistry(), Budget{ToolTokens: 1, Dialects: []string{"openai"}})
+	})
 	if !f.Stopped || !strings.Contains(f.Text(), `no dialect "openai"`) || !strings.Contains(f.Text(), `"openai chat"`) {
 		t.Errorf("an unknown dialect: stopped %v, %s", f.Stopped, f.Text())
 	}

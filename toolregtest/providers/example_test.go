@@ -101,3 +101,67 @@ func ExampleLimits() {
 // t stands in for a test's *testing.T in these examples: it prints what
 // the test would report.
 var t testing.TB = fixture.Printer{}
+
+func ExampleSizes() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather, SetLabels)
+
+	// Every definition in every dialect, in bytes and tokens, and the
+	// largest parts of each: what to trim first.
+	r := providers.Sizes(reg)
+	for _, ds := range r.Dialects[:2] {
+		fmt.Printf("%s: request %d bytes, %d tokens\n", ds.Dialect, ds.Request.Bytes, ds.Request.Tokens)
+		for _, ts := range ds.Tools {
+			if ts.Refused != "" {
+				fmt.Printf("  %s: refused\n", ts.Tool)
+				continue
+			}
+			fmt.Printf("  %s: %d tokens, the largest part %s with %d\n", ts.Tool, ts.Size.Tokens, ts.Parts[0], ts.Parts[0].Size.Tokens)
+		}
+	}
+	// Output:
+	// openai chat: request 787 bytes, 174 tokens
+	//   get_weather: 94 tokens, the largest part description with 19
+	//   set_labels: 79 tokens, the largest part description with 20
+	// openai chat strict: request 435 bytes, 101 tokens
+	//   get_weather: 99 tokens, the largest part description with 19
+	//   set_labels: refused
+}
+
+func ExampleReport_String() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather, SetLabels)
+
+	fmt.Print(providers.Sizes(reg))
+	// Output:
+	// tokens (o200k_base; ~ an estimate: the provider's tokenizer is not public)
+	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy
+	//   get_weather           94                  99                92        ~85               ~93     ~85            ~78
+	//   set_labels            79                   -                77        ~70                 -     ~70              -
+	//   request              174                 101               170       ~155               ~94    ~162            ~85
+	//
+	// bytes
+	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy
+	//   get_weather          418                 433               405        374               392     382            343
+	//   set_labels           366                   -               353        322                 -     330              -
+	//   request              787                 435               761        699               394     742            372
+	//
+	// largest parts, in tokens
+	// get_weather  openai chat strict  description 19, city description 9, days description 6
+	// set_labels   openai chat         description 20, labels description 7
+}
+
+func ExampleCheckBudget() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(GetWeather, SetLabels)
+
+	// In a test: at most 80 tokens a tool and 8000 a request, in the
+	// dialects of the providers you send to.
+	providers.CheckBudget(t, reg, providers.Budget{ToolTokens: 80, RequestTokens: 8000, Dialects: []string{"openai responses", "anthropic"}})
+	// Output:
+	// FAIL: toolregtest: 2 definitions over budget (o200k_base tokens; ~ an estimate: the provider's tokenizer is not public):
+	// 	over         dialect           tokens  budget  largest parts
+	// 	get_weather  openai responses  92      80      description 19, city description 9, days description 6
+	// 	get_weather  anthropic         ~85     80      description 19, city description 9, days description 6
+	// Trim the largest parts (a long description, an enum of many values, a nested type), send fewer tools per request, or raise the budget.
+}
