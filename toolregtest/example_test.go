@@ -2,6 +2,7 @@ package toolregtest_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -170,6 +171,26 @@ func ExampleFinding_String() {
 	// Output:
 	// get_weather: unit: the field takes one of "c", "f" but has no description (enum-description)
 	// get_weather: the name does not say which service it calls (service-prefix)
+}
+
+// Definitions an importer brings can be large: Lint names a description
+// or an enum that every request would carry at length.
+func ExampleLint_size() {
+	states := make([]string, 120)
+	for i := range states {
+		states[i] = fmt.Sprintf(`"state_%d"`, i)
+	}
+	schema := `{"type":"object","properties":{"state":{"type":"string","description":"Workflow state","enum":[` + strings.Join(states, ",") + `]}}}`
+	move := toolreg.MustNewDynamic("move_ticket", strings.Repeat("Moves a ticket to another state of its workflow. ", 25), json.RawMessage(schema),
+		func(context.Context, json.RawMessage) (string, error) { return "moved", nil })
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(move)
+	for _, f := range toolregtest.Lint(reg) {
+		fmt.Println(f)
+	}
+	// Output:
+	// move_ticket: the description has 1224 characters, more than 1000, and every request carries it: keep what the model needs to choose the tool and fill its arguments; let the rest come with the results (long-description)
+	// move_ticket: state: the field takes one of 120 values ("state_0", "state_1", "state_2" …), more than 50, and every request carries them all: take a plain string the tool checks, or offer a tool that looks the values up (large-enum)
 }
 
 // t stands in for a test's *testing.T in these examples: it prints what

@@ -52,7 +52,33 @@ const (
 	// enum:"...", validate:"...") but toolreg does not: the model never
 	// sees it and no call is checked against it.
 	RuleForeignTag Rule = "foreign-tag"
+	// RuleLongDescription: the tool's description is longer than
+	// MaxDescriptionLength characters, or a property's longer than
+	// MaxFieldDescriptionLength. Every request carries every definition,
+	// so a long text is paid for on every call, needed or not: keep what
+	// the model needs to choose the tool and fill its arguments, and let
+	// the rest come with the tool's results or its refusals.
+	RuleLongDescription Rule = "long-description"
+	// RuleLargeEnum: a property is limited to more than MaxEnumValues
+	// values, every one of which every request carries. Take a plain
+	// string the tool checks (its refusal can name the nearest values), or
+	// offer a tool that looks the values up.
+	RuleLargeEnum Rule = "large-enum"
 )
+
+// MaxDescriptionLength is the longest tool description
+// RuleLongDescription accepts, in characters: some 250 tokens, room for
+// what the tool does, when to use it and when not to, with an example.
+const MaxDescriptionLength = 1000
+
+// MaxFieldDescriptionLength is the longest property description
+// RuleLongDescription accepts, in characters: a sentence or two on the
+// format, the units and an example.
+const MaxFieldDescriptionLength = 300
+
+// MaxEnumValues is the most values RuleLargeEnum accepts in one enum: a
+// list a model can still read as a choice, at a few tokens a value.
+const MaxEnumValues = 50
 
 // MinDescriptionLength is the shortest tool description RuleToolDescription
 // accepts, in characters after trimming space: about the shortest text
@@ -201,6 +227,10 @@ func lintTool(t toolreg.AnyTool, add func(Finding)) {
 			Message: fmt.Sprintf("the name is not snake_case; write it as %s", toSnake(name))})
 	}
 	desc := strings.TrimSpace(t.Description())
+	if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {
+		add(Finding{Tool: name, Rule: RuleLongDescription,
+			Message: fmt.Sprintf("the description has %d characters, more than %d, and every request carries it: keep what the model needs to choose the tool and fill its arguments; let the rest come with the results", n, MaxDescriptionLength)})
+	}
 	switch n := utf8.RuneCountInString(desc); {
 	case words(desc) == words(name):
 		add(Finding{Tool: name, Rule: RuleToolDescription,
@@ -248,6 +278,15 @@ func lintFields(t toolreg.AnyTool, add func(Finding)) {
 		return // not toolreg's schema; the snapshot shows what each dialect makes of it
 	}
 	walkFields(root, func(path string, prop *jsonvalue.Value) {
+		if vals := enumValues(prop); len(vals) > MaxEnumValues {
+			add(Finding{Tool: t.Name(), Field: path, Rule: RuleLargeEnum,
+				Message: fmt.Sprintf("the field takes one of %d values (%s, %s, %s …), more than %d, and every request carries them all: take a plain string the tool checks, or offer a tool that looks the values up",
+					len(vals), vals[0].Encode(), vals[1].Encode(), vals[2].Encode(), MaxEnumValues)})
+		}
+		if n := utf8.RuneCountInString(strings.TrimSpace(ownDescription(prop))); n > MaxFieldDescriptionLength {
+			add(Finding{Tool: t.Name(), Field: path, Rule: RuleLongDescription,
+				Message: fmt.Sprintf("the description has %d characters, more than %d, and every request carries it: say what to put there (format, units, an example) and no more", n, MaxFieldDescriptionLength)})
+		}
 		if described(root, prop, map[string]bool{}) {
 			return
 		}

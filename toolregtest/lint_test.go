@@ -2,6 +2,7 @@ package toolregtest
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -132,6 +133,21 @@ func TestLintRules(t *testing.T) {
 		{name: "enum with description", rule: RuleEnumDescription,
 			tools: []toolreg.AnyTool{tool[DescribedEnum]("convert", "Converts temperatures; use it for unit questions.")}},
 
+		{name: "long descriptions", rule: RuleLongDescription,
+			tools: []toolreg.AnyTool{tool[Described]("search_tickets", strings.Repeat("Searches the tickets; use it for questions about tickets. ", 20)),
+				fixture.Schema("long_field", `{"type":"object","properties":{"query":{"type":"string","description":"`+strings.Repeat("Words to look for. ", 20)+`"},`+
+					`"since":{"anyOf":[{"type":"string","description":"`+strings.Repeat("A date. ", 40)+`"},{"type":"null"}]}}}`)},
+			want: []Finding{{Tool: "search_tickets"}, {Tool: "long_field", Field: "query"}, {Tool: "long_field", Field: "since"}}, msg: "1159 characters, more than 1000"},
+		{name: "descriptions at the limits", rule: RuleLongDescription,
+			tools: []toolreg.AnyTool{tool[Described]("search_tickets", strings.Repeat("x", MaxDescriptionLength)),
+				fixture.Schema("long_field", `{"type":"object","properties":{"query":{"type":"string","description":"`+strings.Repeat("é", MaxFieldDescriptionLength)+`"}}}`)}},
+		{name: "large enums", rule: RuleLargeEnum,
+			tools: []toolreg.AnyTool{fixture.Schema("pick_queue", `{"type":"object","properties":{`+
+				`"queue":{"type":"string","description":"The queue","enum":[`+numbers(MaxEnumValues+1)+`]},`+
+				`"queues":{"type":"array","description":"Queues","items":{"enum":[`+numbers(300)+`]}},`+
+				`"small":{"type":"integer","description":"At the limit","enum":[`+numbers(MaxEnumValues)+`]}}}`)},
+			want: []Finding{{Tool: "pick_queue", Field: "queue"}, {Tool: "pick_queue", Field: "queues"}}, msg: "one of 51 values, more than 50"},
+
 		{name: "foreign tags", rule: RuleForeignTag,
 			tools: []toolreg.AnyTool{tool[ForeignArgs]("plan", "Plans a trip; use it when the user lists places.")},
 			want:  []Finding{{Tool: "plan", Field: "city"}, {Tool: "plan", Field: "stops[].name"}, {Tool: "plan", Field: "unit"}}, msg: `description:"the city" is read by other libraries but not by toolreg`},
@@ -158,6 +174,15 @@ func TestLintRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// numbers lists 0 to n-1, comma-separated, for an enum.
+func numbers(n int) string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = strconv.Itoa(i)
+	}
+	return strings.Join(s, ",")
 }
 
 func TestLintCleanRegistry(t *testing.T) {

@@ -163,3 +163,23 @@ func enumValues(s *jsonvalue.Value) []*jsonvalue.Value {
 	}
 	return out
 }
+
+// ownDescription is the description a property carries itself, or in a
+// branch (toolreg puts a nullable field's description in its non-null
+// branch); not that of a type it refers to.
+func ownDescription(s *jsonvalue.Value) string {
+	if s == nil || s.Kind != jsonvalue.Object {
+		return ""
+	}
+	if d := stringAt(s, "description"); d != "" {
+		return d
+	}
+	for _, k := range []string{"anyOf", "oneOf", "allOf"} {
+		for _, b := range arrayAt(s, k) {
+			if d := ownDescription(b); d != "" {
+				return d
+			}
+		}
+	}
+	return ""
+}
