@@ -146,7 +146,7 @@ func TestLintRules(t *testing.T) {
 				`"queue":{"type":"string","description":"The queue","enum":[`+numbers(MaxEnumValues+1)+`]},`+
 				`"queues":{"type":"array","description":"Queues","items":{"enum":[`+numbers(300)+`]}},`+
 				`"small":{"type":"integer","description":"At the limit","enum":[`+numbers(MaxEnumValues)+`]}}}`)},
-			want: []Finding{{Tool: "pick_queue", Field: "queue"}, {Tool: "pick_queue", Field: "queues"}}, msg: "one of 51 values, more than 50"},
+			want: []Finding{{Tool: "pick_queue", Field: "queue"}, {Tool: "pick_queue", Field: "queues"}}, msg: "one of 51 values (0, 1, 2 …), more than 50"},
 
 		{name: "foreign tags", rule: RuleForeignTag,
 			tools: []toolreg.AnyTool{tool[ForeignArgs]("plan", "Plans a trip; use it when the user lists places.")},
