@@ -199,6 +199,15 @@ func TestSizesNamesTheBloatedParts(t *testing.T) {
 	if !found {
 		t.Errorf("openai chat: no nested type $defs.Filter among %v", ds.Tools[3].Parts)
 	}
+	// Gemini is sent the schema of a structured result, and it is the
+	// largest part of get_weather there; no other dialect carries it.
+	for _, ds := range r.Dialects {
+		weather := ds.Tools[0]
+		got := weather.Parts[0].Kind == PartResultSchema
+		if want := ds.Dialect == "gemini"; got != want {
+			t.Errorf("%s: the largest part of get_weather is %v; want the result schema: %v", ds.Dialect, weather.Parts[0], want)
+		}
+	}
 }
 
 func TestReportString(t *testing.T) {

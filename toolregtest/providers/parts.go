@@ -31,6 +31,10 @@ const (
 	PartExamples PartKind = "examples"
 	// PartDefault: a property's default value.
 	PartDefault PartKind = "default"
+	// PartResultSchema: the schema of the tool's result, which Gemini is
+	// sent for a tool with a structured result (responseJsonSchema; leave
+	// it out with toolgemini.WithoutResponseSchema).
+	PartResultSchema PartKind = "result schema"
 )
 
 // Part is one contributor to the size of a definition, in one dialect.
@@ -98,6 +102,8 @@ func parts(def json.RawMessage) []Part {
 					add(path, PartExamples, m.Val)
 				case m.Key == "default":
 					add(path, PartDefault, m.Val)
+				case m.Key == "responseJsonSchema" && path == "":
+					add(path, PartResultSchema, m.Val)
 				case m.Key == "const":
 					// a value, not a schema: nothing in it is a keyword
 				case (m.Key == "$defs" || m.Key == "definitions") && m.Val.Kind == jsonvalue.Object:
