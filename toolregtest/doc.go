@@ -6,7 +6,8 @@
 // send and check the Output it would read. Lint (and LintT in a test)
 // reports definitions that would mislead a model: short or duplicated
 // descriptions, fields without descriptions, names that are not
-// snake_case, struct tags toolreg does not read.
+// snake_case, struct tags toolreg does not read, and descriptions and enums
+// so long that every request pays for them at length.
 //
 //	func TestTools(t *testing.T) {
 //		reg := toolreg.NewRegistry()
@@ -17,6 +18,7 @@
 //
 // What needs the providers lives in package toolregtest/providers, which
 // imports the adapters: snapshots of every definition in every provider's
-// dialect (providers.Snapshot), and the providers' limits as lint rules
-// (toolregtest.LintT(t, reg, providers.Limits())).
+// dialect (providers.Snapshot), the providers' limits as lint rules
+// (toolregtest.LintT(t, reg, providers.Limits())), and the size of every
+// definition in tokens, held to a budget (providers.CheckBudget).
 package toolregtest

@@ -85,9 +85,9 @@ func Dialects() []string {
 // Bytes are exact: the JSON each adapter puts in a request. Tokens are
 // o200k_base tokens of those bytes, exact for OpenAI's current models and
 // an estimate (Estimate set) for Anthropic and Gemini, whose tokenizers are
-// not public; third-party comparisons put Claude's counts for the same
-// text up to about a third above o200k's, and Gemini's within some 15% of
-// it either way. Leave that headroom in a budget, or ask the provider's
+// not public; third-party comparisons report Claude's counts for the same
+// text some 10–30% above OpenAI's, and Gemini's off by up to some 15%
+// either way. Leave that headroom in a budget, or ask the provider's
 // token-counting endpoint (Anthropic's /v1/messages/count_tokens, Gemini's
 // countTokens) for the exact figure. Either way a provider renders the
 // definitions into its own prompt format, and adds a tool-use preamble of
