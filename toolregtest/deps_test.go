@@ -17,11 +17,17 @@ var sdks = []string{
 	"github.com/modelcontextprotocol/go-sdk",
 }
 
+// tokenizer is the module that counts tokens for providers.Sizes. Its
+// vocabularies are compiled in (megabytes of Go source), so it too comes
+// only with toolregtest/providers, which measures definitions in the
+// providers' dialects.
+const tokenizer = "github.com/tiktoken-go/tokenizer"
+
 // TestDependencies: a test binary that imports toolregtest gets no
-// provider SDK (go list -deps, every build constraint as go test applies
-// it); those come only with toolregtest/providers, which imports the
-// adapters. The providers row shows the check sees an SDK where there is
-// one.
+// provider SDK and no tokenizer (go list -deps, every build constraint as
+// go test applies it); those come only with toolregtest/providers, which
+// imports the adapters. The providers row shows the check sees an SDK
+// where there is one.
 func TestDependencies(t *testing.T) {
 	goCmd, err := exec.LookPath("go")
 	if err != nil {
@@ -29,10 +35,10 @@ func TestDependencies(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		pkg  string
-		want []string // the SDKs among its dependencies
+		want []string // the SDKs and the tokenizer among its dependencies
 	}{
 		{".", nil},
-		{"./providers", []string{"github.com/openai/openai-go", "github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai"}},
+		{"./providers", []string{"github.com/openai/openai-go", "github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai", tokenizer}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			out, err := exec.Command(goCmd, "list", "-deps", "-f", "{{.ImportPath}}", tc.pkg).Output()
@@ -41,7 +47,7 @@ func TestDependencies(t *testing.T) {
 			}
 			var got []string
 			for _, dep := range strings.Fields(string(out)) {
-				for _, sdk := range sdks {
+				for _, sdk := range append(sdks, tokenizer) {
 					if (dep == sdk || strings.HasPrefix(dep, sdk+"/")) && !slices.Contains(got, sdk) {
 						got = append(got, sdk)
 					}
