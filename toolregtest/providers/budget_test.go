@@ -337,3 +337,19 @@ func TestCheckBudgetUnknownDialect(t *testing.T) {
 		t.Errorf("an unknown dialect: stopped %v, %s", f.Stopped, f.Text())
 	}
 }
+
+// BenchmarkSizes measures a registry of 100 tools, the size of a few
+// bridged servers: what CheckBudget adds to a test.
+func BenchmarkSizes(b *testing.B) {
+	b.ReportAllocs()
+	tools := make([]toolreg.AnyTool, 0, 100)
+	for i := range 100 {
+		name := fmt.Sprintf("get_weather_%d", i)
+		tools = append(tools, toolreg.MustNew(name, fixture.Weather().Description(),
+			func(context.Context, fixture.WeatherArgs) (string, error) { return "", nil }))
+	}
+	reg := fixture.Registry(tools...)
+	for b.Loop() {
+		Sizes(reg)
+	}
+}
