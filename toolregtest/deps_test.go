@@ -38,7 +38,7 @@ func TestDependencies(t *testing.T) {
 		want []string // the SDKs and the tokenizer among its dependencies
 	}{
 		{".", nil},
-		{"./providers", []string{"github.com/openai/openai-go", "github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai", tokenizer}},
+		{"./providers", []string{"github.com/openai/openai-go", "github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai", "github.com/modelcontextprotocol/go-sdk", tokenizer}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {
 			out, err := exec.Command(goCmd, "list", "-deps", "-f", "{{.ImportPath}}", tc.pkg).Output()

@@ -60,19 +60,25 @@ type Report struct {
 	Dialects []DialectSizes
 }
 
-// estimated are the dialects of providers whose tokenizer is not public.
-var estimated = map[string]bool{"anthropic": true, "anthropic strict": true, "gemini": true, "gemini legacy": true}
+// estimated are the dialects whose tokens are counted with another
+// tokenizer than the model's: the providers that publish none, and MCP,
+// whose client may send the tools to any model.
+var estimated = map[string]bool{"anthropic": true, "anthropic strict": true, "gemini": true, "gemini legacy": true, "mcp": true}
+
+// measured are the dialects Sizes measures: those of Snapshot but the
+// canonical one (what toolreg holds; no model receives it), and MCP.
+func measured() []form {
+	return append(slices.Clone(dialects[1:]), mcpDialect)
+}
 
 // Dialects lists the names of the dialects Sizes measures, in the order a
 // Report holds them: "openai chat", "openai chat strict", "openai
-// responses", "anthropic", "anthropic strict", "gemini", "gemini legacy".
-// Budget.Dialects takes them.
+// responses", "anthropic", "anthropic strict", "gemini", "gemini legacy",
+// "mcp". Budget.Dialects takes them.
 func Dialects() []string {
 	var names []string
-	for _, d := range dialects {
-		if d.name != "canonical" { // what toolreg holds; no provider receives it
-			names = append(names, d.name)
-		}
+	for _, d := range measured() {
+		names = append(names, d.name)
 	}
 	return names
 }
@@ -82,10 +88,11 @@ func Dialects() []string {
 // Report (its String) to see them in a table; CheckBudget fails a test on
 // them.
 //
-// Bytes are exact: the JSON each adapter puts in a request. Tokens are
-// o200k_base tokens of those bytes, exact for OpenAI's current models and
-// an estimate (Estimate set) for Anthropic and Gemini, whose tokenizers are
-// not public; third-party comparisons report Claude's counts for the same
+// Bytes are exact: the JSON each adapter puts in a request, and for MCP
+// the tools of a tools/list result, as toolmcp.AddTools serves them. Tokens
+// are o200k_base tokens of those bytes, exact for OpenAI's current models
+// and an estimate (Estimate set) for Anthropic and Gemini, whose tokenizers
+// are not public, and for MCP, whose client may use any model; third-party comparisons report Claude's counts for the same
 // text some 10–30% above OpenAI's, and Gemini's off by up to some 15%
 // either way. Leave that headroom in a budget, or ask the provider's
 // token-counting endpoint (Anthropic's /v1/messages/count_tokens, Gemini's
@@ -100,10 +107,7 @@ func Dialects() []string {
 func Sizes(reg *toolreg.Registry) Report {
 	tools := reg.Tools()
 	var r Report
-	for _, d := range dialects {
-		if d.name == "canonical" {
-			continue
-		}
+	for _, d := range measured() {
 		ds := DialectSizes{Dialect: d.name, Estimate: estimated[d.name]}
 		var accepted []toolreg.AnyTool
 		for _, t := range tools {
@@ -137,7 +141,7 @@ func (r Report) String() string {
 		return "no dialects\n"
 	}
 	var b strings.Builder
-	b.WriteString("tokens (" + Encoding + "; ~ an estimate: the provider's tokenizer is not public)\n")
+	b.WriteString("tokens (" + Encoding + "; ~ an estimate, counted with another tokenizer than the model's)\n")
 	r.table(&b, func(ds DialectSizes, s Size) string {
 		if ds.Estimate {
 			return fmt.Sprintf("~%d", s.Tokens)
@@ -286,7 +290,7 @@ func CheckBudget(t testing.TB, reg *toolreg.Registry, b Budget) {
 		noun = "definition"
 	}
 	table := "\t" + strings.ReplaceAll(strings.TrimSuffix(sb.String(), "\n"), "\n", "\n\t")
-	t.Errorf("toolregtest: %d %s over budget (%s tokens; ~ an estimate: the provider's tokenizer is not public):\n%s\n"+
+	t.Errorf("toolregtest: %d %s over budget (%s tokens; ~ an estimate, counted with another tokenizer than the model's):\n%s\n"+
 		"Trim the largest parts (a long description, an enum of many values, a nested type), send fewer tools per request, or raise the budget.",
 		len(over), noun, Encoding, table)
 }

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/toolmcp"
 	"github.com/toolreg/toolreg/toolregtest/internal/fixture"
 	"github.com/toolreg/toolreg/toolregtest/internal/tokens"
 )
@@ -91,6 +93,7 @@ func TestSizesDialects(t *testing.T) {
 		{Dialect: "anthropic strict", Estimate: true, Refused: []string{"set_labels"}},
 		{Dialect: "gemini", Estimate: true},
 		{Dialect: "gemini legacy", Estimate: true, Refused: []string{"set_labels"}},
+		{Dialect: "mcp", Estimate: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("dialects (-want +got):\n%s", diff)
@@ -112,7 +115,7 @@ func TestSizesDialects(t *testing.T) {
 func TestSizesAreTheWire(t *testing.T) {
 	reg := budgetRegistry()
 	r := Sizes(reg)
-	for _, d := range dialects[1:] {
+	for _, d := range measured() {
 		ds := dialectSizes(t, r, d.name)
 		var accepted []toolreg.AnyTool
 		for i, tool := range reg.Tools() {
@@ -199,12 +202,13 @@ func TestSizesNamesTheBloatedParts(t *testing.T) {
 	if !found {
 		t.Errorf("openai chat: no nested type $defs.Filter among %v", ds.Tools[3].Parts)
 	}
-	// Gemini is sent the schema of a structured result, and it is the
-	// largest part of get_weather there; no other dialect carries it.
+	// Gemini is sent the schema of a structured result and MCP lists it,
+	// and it is the largest part of get_weather there; no other dialect
+	// carries it.
 	for _, ds := range r.Dialects {
 		weather := ds.Tools[0]
 		got := weather.Parts[0].Kind == PartResultSchema
-		if want := ds.Dialect == "gemini"; got != want {
+		if want := ds.Dialect == "gemini" || ds.Dialect == "mcp"; got != want {
 			t.Errorf("%s: the largest part of get_weather is %v; want the result schema: %v", ds.Dialect, weather.Parts[0], want)
 		}
 	}
@@ -268,7 +272,8 @@ func TestCheckBudget(t *testing.T) {
 		{"within", reg, Budget{ToolTokens: largestRequest, RequestTokens: largestRequest}, nil},
 		{"the bloated tool", reg, Budget{ToolTokens: largestSmall},
 			[]string{"search_tickets openai chat", "search_tickets openai chat strict", "search_tickets openai responses",
-				"search_tickets anthropic", "search_tickets anthropic strict", "search_tickets gemini", "search_tickets gemini legacy"}},
+				"search_tickets anthropic", "search_tickets anthropic strict", "search_tickets gemini", "search_tickets gemini legacy",
+				"search_tickets mcp"}},
 		{"one dialect", reg, Budget{ToolTokens: largestSmall, Dialects: []string{"openai responses"}},
 			[]string{"search_tickets openai responses"}},
 		{"the request", reg, Budget{RequestTokens: chat.Request.Tokens - 1, Dialects: []string{"openai chat"}},
@@ -351,5 +356,56 @@ func BenchmarkSizes(b *testing.B) {
 	reg := fixture.Registry(tools...)
 	for b.Loop() {
 		Sizes(reg)
+	}
+}
+
+// TestMCPSizesAreToolsList: the MCP definitions Sizes measures are the
+// tools a client lists, member for member.
+func TestMCPSizesAreToolsList(t *testing.T) {
+	reg := budgetRegistry()
+	ctx := context.Background()
+	srv := mcp.NewServer(&mcp.Implementation{Name: "test", Version: "v0"}, nil)
+	if _, err := toolmcp.AddTools(srv, reg); err != nil {
+		t.Fatal(err)
+	}
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "v0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	listed, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	decode := func(b []byte) any {
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	var want []any
+	for _, tool := range listed.Tools {
+		b, err := json.Marshal(tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, decode(b))
+	}
+	b, err := mcpToolsList(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, decode(b)); diff != "" {
+		t.Errorf("the measured MCP tools differ from those a client lists (-listed +measured):\n%s", diff)
+	}
+	if len(want) != len(reg.Tools()) {
+		t.Errorf("%d tools listed, want %d", len(want), len(reg.Tools()))
 	}
 }

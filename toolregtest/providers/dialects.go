@@ -23,7 +23,8 @@ type form struct {
 }
 
 // dialects lists every form the module emits, in the order a snapshot
-// shows them. MCP is missing: adapters/toolmcp has no tools/list function yet.
+// shows them. MCP is missing: adapters/toolmcp has no tools/list function
+// yet; Sizes measures it by serving the registry (mcpDialect).
 var dialects = []form{
 	{"canonical", canonicalJSON, splitArray},
 	{"openai chat", func(r *toolreg.Registry) (json.RawMessage, error) { return toolopenai.NewChat(r).ToolsJSON() }, splitArray},

@@ -134,17 +134,17 @@ func ExampleReport_String() {
 
 	fmt.Print(providers.Sizes(reg))
 	// Output:
-	// tokens (o200k_base; ~ an estimate: the provider's tokenizer is not public)
-	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy
-	//   get_weather           94                  99                92        ~85               ~93     ~85            ~78
-	//   set_labels            79                   -                77        ~70                 -     ~70              -
-	//   request              174                 101               170       ~155               ~94    ~162            ~85
+	// tokens (o200k_base; ~ an estimate, counted with another tokenizer than the model's)
+	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy   mcp
+	//   get_weather           94                  99                92        ~85               ~93     ~85            ~78   ~84
+	//   set_labels            79                   -                77        ~70                 -     ~70              -   ~69
+	//   request              174                 101               170       ~155               ~94    ~162            ~85  ~154
 	//
 	// bytes
-	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy
-	//   get_weather          418                 433               405        374               392     382            343
-	//   set_labels           366                   -               353        322                 -     330              -
-	//   request              787                 435               761        699               394     742            372
+	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy  mcp
+	//   get_weather          418                 433               405        374               392     382            343  373
+	//   set_labels           366                   -               353        322                 -     330              -  321
+	//   request              787                 435               761        699               394     742            372  697
 	//
 	// largest parts, in tokens
 	// get_weather  openai chat strict  description 19, city description 9, days description 6
@@ -159,7 +159,7 @@ func ExampleCheckBudget() {
 	// dialects of the providers you send to.
 	providers.CheckBudget(t, reg, providers.Budget{ToolTokens: 80, RequestTokens: 8000, Dialects: []string{"openai responses", "anthropic"}})
 	// Output:
-	// FAIL: toolregtest: 2 definitions over budget (o200k_base tokens; ~ an estimate: the provider's tokenizer is not public):
+	// FAIL: toolregtest: 2 definitions over budget (o200k_base tokens; ~ an estimate, counted with another tokenizer than the model's):
 	// 	over         dialect           tokens  budget  largest parts
 	// 	get_weather  openai responses  92      80      description 19, city description 9, days description 6
 	// 	get_weather  anthropic         ~85     80      description 19, city description 9, days description 6

@@ -31,9 +31,10 @@ const (
 	PartExamples PartKind = "examples"
 	// PartDefault: a property's default value.
 	PartDefault PartKind = "default"
-	// PartResultSchema: the schema of the tool's result, which Gemini is
-	// sent for a tool with a structured result (responseJsonSchema; leave
-	// it out with toolgemini.WithoutResponseSchema).
+	// PartResultSchema: the schema of the tool's result, for a tool with a
+	// structured result: Gemini is sent it (responseJsonSchema; leave it
+	// out with toolgemini.WithoutResponseSchema), and MCP lists it
+	// (outputSchema).
 	PartResultSchema PartKind = "result schema"
 )
 
@@ -102,7 +103,7 @@ func parts(def json.RawMessage) []Part {
 					add(path, PartExamples, m.Val)
 				case m.Key == "default":
 					add(path, PartDefault, m.Val)
-				case m.Key == "responseJsonSchema" && path == "":
+				case (m.Key == "responseJsonSchema" || m.Key == "outputSchema") && path == "":
 					add(path, PartResultSchema, m.Val)
 				case m.Key == "const":
 					// a value, not a schema: nothing in it is a keyword
