@@ -1,6 +1,8 @@
 package providers
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -92,9 +94,9 @@ func Dialects() []string {
 // the tools of a tools/list result, as toolmcp.AddTools serves them. Tokens
 // are o200k_base tokens of those bytes, exact for OpenAI's current models
 // and an estimate (Estimate set) for Anthropic and Gemini, whose tokenizers
-// are not public, and for MCP, whose client may use any model; third-party comparisons report Claude's counts for the same
-// text some 10–30% above OpenAI's, and Gemini's off by up to some 15%
-// either way. Leave that headroom in a budget, or ask the provider's
+// are not public, and for MCP, whose client may use any model. Third-party
+// comparisons report Claude's counts for the same text some 10–30% above
+// OpenAI's, and Gemini's off by up to some 15% either way. Leave that headroom in a budget, or ask the provider's
 // token-counting endpoint (Anthropic's /v1/messages/count_tokens, Gemini's
 // countTokens) for the exact figure. Either way a provider renders the
 // definitions into its own prompt format, and adds a tool-use preamble of
@@ -109,9 +111,18 @@ func Sizes(reg *toolreg.Registry) Report {
 	var r Report
 	for _, d := range measured() {
 		ds := DialectSizes{Dialect: d.name, Estimate: estimated[d.name]}
+		// Most often the dialect takes every tool: one request then holds
+		// every definition. Else each tool is emitted alone, so that a
+		// refusal belongs to the tool that caused it.
+		whole, defs := request(d, reg, tools)
 		var accepted []toolreg.AnyTool
-		for _, t := range tools {
-			def := define(d, t)
+		for i, t := range tools {
+			def := definition{}
+			if defs != nil {
+				def.json = defs[i]
+			} else {
+				def = define(d, t)
+			}
 			if def.err != nil {
 				ds.Tools = append(ds.Tools, ToolSize{Tool: t.Name(), Refused: def.err.Error()})
 				continue
@@ -119,17 +130,56 @@ func Sizes(reg *toolreg.Registry) Report {
 			accepted = append(accepted, t)
 			ds.Tools = append(ds.Tools, ToolSize{Tool: t.Name(), Size: measure(def.json), Parts: parts(def.json)})
 		}
-		req := toolreg.NewRegistry()
-		if err := req.Add(accepted...); err != nil {
-			ds.Refused = err.Error()
-		} else if b, err := d.emit(req); err != nil {
-			ds.Refused = err.Error()
-		} else {
-			ds.Request = measure(b)
+		if defs == nil {
+			whole = nil
+			req := toolreg.NewRegistry()
+			if err := req.Add(accepted...); err != nil {
+				ds.Refused = err.Error()
+			} else if whole, err = d.emit(req); err != nil {
+				ds.Refused = err.Error()
+			}
+		}
+		if ds.Refused == "" {
+			ds.Request = measure(whole)
 		}
 		r.Dialects = append(r.Dialects, ds)
 	}
 	return r
+}
+
+// request emits every tool of reg in dialect d, and splits the request
+// into the definition of each of tools, in their order (an MCP server
+// lists its tools by name); nil definitions if d refuses the request or
+// it does not hold each tool once.
+func request(d form, reg *toolreg.Registry, tools []toolreg.AnyTool) (json.RawMessage, []json.RawMessage) {
+	b, err := d.emit(reg)
+	if err != nil {
+		return nil, nil
+	}
+	defs, err := d.split(b)
+	if err != nil || len(defs) != len(tools) {
+		return nil, nil
+	}
+	byName := make(map[string]json.RawMessage, len(defs))
+	for _, def := range defs {
+		var named struct {
+			Name     string `json:"name"`
+			Function struct {
+				Name string `json:"name"`
+			} `json:"function"` // OpenAI Chat
+		}
+		if json.Unmarshal(def, &named) != nil {
+			return nil, nil
+		}
+		byName[cmp.Or(named.Name, named.Function.Name)] = def
+	}
+	ordered := make([]json.RawMessage, len(tools))
+	for i, t := range tools {
+		if ordered[i] = byName[t.Name()]; ordered[i] == nil {
+			return nil, nil
+		}
+	}
+	return b, ordered
 }
 
 // String lays the Report out in tables: tokens of every tool and of the
