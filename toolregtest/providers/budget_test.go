@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -407,5 +408,29 @@ func TestMCPSizesAreToolsList(t *testing.T) {
 	}
 	if len(want) != len(reg.Tools()) {
 		t.Errorf("%d tools listed, want %d", len(want), len(reg.Tools()))
+	}
+}
+
+// TestPartsOfKeywordNames: properties named like keywords, and values
+// that hold keyword names, are not taken for keywords.
+func TestPartsOfKeywordNames(t *testing.T) {
+	schema := `{"type":"object","properties":{
+		"description":{"type":"string","description":"The ticket's text"},
+		"enum":{"type":"array","items":{"type":"string","enum":["a","b"]}},
+		"properties":{"type":"object","additionalProperties":{"type":"string","description":"A value"}},
+		"kind":{"const":{"description":"not a description","enum":[1,2,3]}}
+	}}`
+	def := json.RawMessage(`{"name":"t","description":"A tool.","input_schema":` + schema + `}`)
+	var got []string
+	for _, p := range parts(def) {
+		got = append(got, p.String())
+	}
+	slices.Sort(got)
+	want := []string{"description", "description description", "enum[] enum of 2 values", "properties{} description"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("parts (-want +got):\n%s", diff)
+	}
+	if ps := parts(json.RawMessage(`{"name":`)); ps != nil {
+		t.Errorf("parts of malformed JSON: %v", ps)
 	}
 }
