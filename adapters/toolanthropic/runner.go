@@ -70,6 +70,14 @@ const provider = "anthropic"
 // params.ToolChoice, keeping its disable_parallel_tool_use; a step that
 // offers no tool sends neither tools nor tool_choice.
 //
+// The Messages API has no way to restrict the calls of a step to some of
+// the tools it declares: a step that offers fewer tools (PrepareStep's
+// Only, Hide, OnlyTagged) sends only those (agent.Step.Trimmed), which
+// changes the tools, the start of the prompt, and so costs the prompt cache
+// from there on. To keep the cache, restrict with the tool choice, or
+// leave the restriction to the loop, which refuses a call of a tool the
+// step does not offer whatever was declared.
+//
 // A nil (or zero) state starts a new run from params.Messages. A state
 // that a run paused (agent.ErrPaused) resumes that run, once the host has
 // decided its pending calls in it: approved calls run, rejected ones tell
@@ -223,9 +231,7 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		tools, err := m.tools.For(s.Tools(), func(names []string) ([]anthropic.ToolUnionParam, error) {
-			return m.a.tools(adapt.Named(names))
-		})
+		tools, err := m.tools.For(s.Trimmed(), m.a.toolsOf)
 		if err != nil {
 			return agent.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 		}

@@ -128,13 +128,19 @@ func (a *Chat) Tools() ([]openai.ChatCompletionToolUnionParam, error) {
 	if err != nil {
 		return nil, err
 	}
+	return chatTools(es), nil
+}
+
+// chatTools are the caller's copies of the entries' Chat Completions
+// params.
+func chatTools(es []*entry) []openai.ChatCompletionToolUnionParam {
 	out := make([]openai.ChatCompletionToolUnionParam, len(es))
 	fns := make([]openai.ChatCompletionFunctionToolParam, len(es)) // copies: the caller may set fields
 	for i, e := range es {
 		fns[i] = *e.chat.OfFunction
 		out[i] = openai.ChatCompletionToolUnionParam{OfFunction: &fns[i]}
 	}
-	return out, nil
+	return out
 }
 
 // Tools returns the registry's tools as Responses API tool params,
@@ -144,13 +150,19 @@ func (a *Responses) Tools() ([]responses.ToolUnionParam, error) {
 	if err != nil {
 		return nil, err
 	}
+	return responsesTools(es), nil
+}
+
+// responsesTools are the caller's copies of the entries' Responses API
+// params.
+func responsesTools(es []*entry) []responses.ToolUnionParam {
 	out := make([]responses.ToolUnionParam, len(es))
 	fns := make([]responses.FunctionToolParam, len(es))
 	for i, e := range es {
 		fns[i] = *e.resp.OfFunction
 		out[i] = responses.ToolUnionParam{OfFunction: &fns[i]}
 	}
-	return out, nil
+	return out
 }
 
 // ToolsJSON is Tools as the JSON array the Chat Completions API

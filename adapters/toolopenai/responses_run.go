@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -61,7 +60,8 @@ const responsesProvider = "openai.responses"
 // previous response's calls with previous_response_id (so the request must
 // not set store to false). The semantics are Chat.Run's, streaming
 // (agent.Options.Stream) included; a response left incomplete by a token
-// limit ends the run with toolreg.ErrTruncated.
+// limit ends the run with toolreg.ErrTruncated. The tools array stays the
+// run's, and a step's restriction is tool_choice allowed_tools, as there.
 //
 // A nil or zero state starts a new run from params.Input. A state that an
 // earlier Run paused (agent.ErrPaused) goes on once the host has decided
@@ -131,13 +131,15 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
 	if !m.fixedTools {
-		tools, err := m.tools.For(s.Tools(), m.a.toolsNamed)
+		tools, err := m.tools.For(s.Declared(), m.a.toolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-	}
-	if len(params.Tools) > 0 {
+		if len(params.Tools) > 0 {
+			params.ToolChoice = responsesStepChoice(s)
+		}
+	} else if len(params.Tools) > 0 {
 		params.ToolChoice = responsesToolChoice(s.Choice)
 	}
 	var resp *responses.Response
@@ -242,12 +244,31 @@ func (a *Responses) stream(ctx context.Context, client ResponsesClient, params r
 	return nil, fmt.Errorf("%w: the stream ended before the response was complete", toolreg.ErrTruncated)
 }
 
-// toolsNamed is Tools for the named tools only.
-func (a *Responses) toolsNamed(names []string) ([]responses.ToolUnionParam, error) {
-	all, err := a.Tools()
+// toolsOf is Tools for the given tools, in their order.
+func (a *Responses) toolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam, error) {
+	es, err := a.defs.Of(tools)
 	if err != nil {
 		return nil, err
 	}
-	named := adapt.Named(names)
-	return slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !named(t.OfFunction.Name) }), nil
+	return responsesTools(es), nil
+}
+
+// responsesStepChoice is chatStepChoice in the Responses API's form.
+func responsesStepChoice(s *agent.Step) responses.ResponseNewParamsToolChoiceUnion {
+	allowed, required, restricted := restriction(s)
+	if !restricted {
+		return responsesToolChoice(s.Choice)
+	}
+	if len(allowed) == 0 {
+		return responsesToolChoice(agent.None)
+	}
+	mode := responses.ToolChoiceAllowedModeAuto
+	if required {
+		mode = responses.ToolChoiceAllowedModeRequired
+	}
+	tools := make([]map[string]any, len(allowed))
+	for i, n := range allowed {
+		tools[i] = map[string]any{"type": "function", "name": n}
+	}
+	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: tools}}
 }

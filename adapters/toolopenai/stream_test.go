@@ -95,8 +95,9 @@ func TestStreamChatControl(t *testing.T) {
 			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), st, streaming(opts))
 			return run.State, err
 		},
-		Tools:  chatToolNames,
-		Choice: chatChoiceOf,
+		Tools:   chatToolNames,
+		Choice:  chatChoiceOf,
+		Allowed: chatAllowedOf,
 	})
 }
 
@@ -302,9 +303,10 @@ func TestStreamResponsesControl(t *testing.T) {
 			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
 			return run.State, err
 		},
-		Tools:  responsesToolNames,
-		Choice: responsesChoiceOf,
-		Cursor: true,
+		Tools:   responsesToolNames,
+		Choice:  responsesChoiceOf,
+		Allowed: responsesAllowedOf,
+		Cursor:  true,
 	})
 }
 
