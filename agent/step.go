@@ -171,12 +171,16 @@ func (s *Step) known(names []string) error {
 }
 
 // Check reports a tool choice the step cannot honour: a forced tool that is
-// not offered, or a call required while no tool is.
+// not offered or not declared (deferred, and not found yet), or a call
+// required while no tool is offered.
 func (s *Step) Check() error {
 	switch s.Choice.Mode {
 	case ChoiceTool:
 		if !slices.Contains(s.tools, s.Choice.Tool) {
 			return fmt.Errorf("%w: step %d: the tool choice names %q, which the step does not offer (it offers %v)", ErrInvalidStep, s.Number, s.Choice.Tool, s.tools)
+		}
+		if !slices.ContainsFunc(s.declared, func(t toolreg.AnyTool) bool { return t.Name() == s.Choice.Tool }) {
+			return fmt.Errorf("%w: step %d: the tool choice names %q, a deferred tool the model has not found: the request does not declare it", ErrInvalidStep, s.Number, s.Choice.Tool)
 		}
 	case ChoiceRequired:
 		if len(s.tools) == 0 {
