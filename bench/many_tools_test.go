@@ -140,7 +140,7 @@ var manyProviders = []manyProvider{
 		call: func(name, args string) string {
 			return mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
 				"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": json.RawMessage(args)}},
-				"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})
+				"usage":   map[string]any{"input_tokens": 1, "output_tokens": 1}})
 		},
 		answer: mustJSON(map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "m", "stop_reason": "end_turn",
 			"content": []any{map[string]any{"type": "text", "text": "Done."}}, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
