@@ -33,9 +33,10 @@ import (
 // are lowered once per tool and cached; tools added to the registry later
 // are picked up. An Adapter is safe for concurrent use.
 type Adapter struct {
-	reg   *toolreg.Registry
-	defs  *adapt.Defs[*entry]
-	media *adapt.MediaRules // what a tool_result takes of the results' media
+	reg          *toolreg.Registry
+	defs         *adapt.Defs[*entry]
+	media        *adapt.MediaRules // what a tool_result takes of the results' media
+	clientSearch bool              // WithClientToolSearch
 }
 
 // entry is one tool as Anthropic sees it, built once.
@@ -51,7 +52,7 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	defs := adapt.StrictDefs(reg, cfg.strict, dialect.AnthropicStrict, func(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 		return build(t, st, !cfg.noExamples)
 	})
-	return &Adapter{reg: reg, defs: defs, media: &mediaRules}
+	return &Adapter{reg: reg, defs: defs, media: &mediaRules, clientSearch: cfg.clientSearch}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict, examples bool) (*entry, error) {

@@ -1,0 +1,100 @@
+package toolanthropic
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
+)
+
+// searched is a response in which Anthropic's tool search found
+// refund_order: the server_tool_use and tool_search_tool_result blocks,
+// as the API sends them, then the model's calls (name/input pairs).
+func searched(pairs ...string) string {
+	blocks := []any{
+		map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25", "input": map[string]any{"query": "refund order"}},
+		map[string]any{"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1", "content": map[string]any{
+			"type": "tool_search_tool_search_result", "tool_references": []any{map[string]any{"type": "tool_reference", "tool_name": "refund_order"}}}},
+	}
+	for i := 0; i < len(pairs); i += 2 {
+		blocks = append(blocks, map[string]any{"type": "tool_use", "id": "toolu_" + pairs[i], "name": pairs[i], "input": json.RawMessage(pairs[i+1])})
+	}
+	return message("tool_use", blocks...)
+}
+
+// TestNativeToolSearch: with deferred tools, every offered tool is
+// declared, the deferred ones with defer_loading, and the tool search tool
+// after them, the same bytes every step; the search's blocks go back in
+// the transcript as the API sent them, and stay in the State; a call of a
+// deferred tool the search did not return runs, one of a tool the registry
+// lacks is refused.
+func TestNativeToolSearch(t *testing.T) {
+	for _, r := range runners {
+		t.Run(r.name, func(t *testing.T) {
+			ran := map[string]int{}
+			reply := searched("refund_order", `{"order":"A1"}`, "create_invoice", `{"customer":"ACME"}`, "drop_tables", `{}`)
+			if r.name == "Stream" {
+				reply = streamed(reply)
+			}
+			api := fakeAnthropic(reply, r.answer("Refunded."))
+			client := newClient(t, api)
+			var results []toolreg.Output
+			run, err := r.run(context.Background(), New(adapttest.DeferredRegistry(ran)), &client.Messages, params("refund A1"), agent.Options{
+				Defer: toolreg.Tagged("mail"),
+				OnEvent: func(e agent.Event) {
+					if e.Kind == agent.CallResult {
+						results = append(results, e.Output)
+					}
+				},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tools []map[string]any
+			if err := json.Unmarshal(adapttest.RawMember(t, api.Raw[0], "tools"), &tools); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, tl := range tools {
+				name, _ := tl["name"].(string)
+				if tl["defer_loading"] == true {
+					name += " (deferred)"
+				}
+				if tl["type"] != nil && tl["type"] != "custom" {
+					name += " " + tl["type"].(string)
+				}
+				got = append(got, name)
+			}
+			want := []string{"get_weather", "get_time", "refund_order (deferred)", "create_invoice (deferred)", "send_email (deferred)", "tool_search_tool_bm25 tool_search_tool_bm25_20251119"}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("tools (-want +got):\n%s", diff)
+			}
+			if a, b := adapttest.RawMember(t, api.Raw[0], "tools"), adapttest.RawMember(t, api.Raw[1], "tools"); string(a) != string(b) {
+				t.Errorf("the tools of request 2 differ from request 1's")
+			}
+			// The assistant message sent back holds the search's blocks.
+			msgs := api.Requests[1]["messages"].([]any)
+			var types []string
+			for _, b := range msgs[1].(map[string]any)["content"].([]any) {
+				types = append(types, b.(map[string]any)["type"].(string))
+			}
+			if diff := cmp.Diff([]string{"server_tool_use", "tool_search_tool_result", "tool_use", "tool_use", "tool_use"}, types); diff != "" {
+				t.Errorf("the assistant's blocks sent back (-want +got):\n%s", diff)
+			}
+			if !strings.Contains(string(run.State.Transcript), `"tool_references":[{"tool_name":"refund_order","type":"tool_reference"}]`) {
+				t.Errorf("the State's transcript lost the search's result:\n%s", run.State.Transcript)
+			}
+			if len(results) != 3 || results[0].Text != "refunded A1" || results[1].Text != "invoiced ACME" || !results[2].IsError {
+				t.Errorf("results %+v", results)
+			}
+			if strings.Contains(string(api.Raw[0]), agent.SearchToolName) {
+				t.Errorf("the loop's own search is declared beside Anthropic's")
+			}
+		})
+	}
+}
