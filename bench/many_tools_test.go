@@ -95,6 +95,7 @@ type manyProvider struct {
 	name   string
 	call   func(name, args string) string
 	answer string
+	native string // a response of the provider's own tool search finding and calling archive_ticket; "" for none
 	run    func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error
 }
 
@@ -136,7 +137,31 @@ var manyProviders = []manyProvider{
 		},
 	},
 	{
-		name: "Anthropic",
+		name: "Anthropic, client search",
+		call: func(name, args string) string {
+			return mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
+				"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": json.RawMessage(args)}},
+				"usage":   map[string]any{"input_tokens": 1, "output_tokens": 1}})
+		},
+		answer: mustJSON(map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "m", "stop_reason": "end_turn",
+			"content": []any{map[string]any{"type": "text", "text": "Done."}}, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
+		run: func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error {
+			client := anthropic.NewClient(aoption.WithBaseURL(url), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
+			params := anthropic.MessageNewParams{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(manyPrompt))}}
+			_, err := toolanthropic.New(reg, toolanthropic.WithClientToolSearch()).Run(ctx, &client.Messages, params, nil, opts)
+			return err
+		},
+	},
+	{
+		name: "Anthropic, its tool search",
+		native: mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
+			"content": []any{
+				map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25", "input": map[string]any{"query": "archive ticket"}},
+				map[string]any{"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1", "content": map[string]any{"type": "tool_search_tool_search_result",
+					"tool_references": []any{map[string]any{"type": "tool_reference", "tool_name": "archive_ticket"}, map[string]any{"type": "tool_reference", "tool_name": "archive_task"},
+						map[string]any{"type": "tool_reference", "tool_name": "get_ticket"}}}},
+				map[string]any{"type": "tool_use", "id": "toolu_1", "name": "archive_ticket", "input": json.RawMessage(`{"query":"printer","mode":"fast","window":{}}`)}},
+			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
 		call: func(name, args string) string {
 			return mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
 				"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": json.RawMessage(args)}},
@@ -190,6 +215,9 @@ func TestManyTools(t *testing.T) {
 	args := `{"query":"printer","mode":"fast","window":{}}`
 	var b strings.Builder
 	b.WriteString("| provider | tools declared | request 1 | request 2 | request 3 |\n|---|---|---:|---:|---:|\n")
+	// Anthropic's own search declares every tool, the deferred ones with
+	// defer_loading: the bytes are those of every definition, which the
+	// API keeps out of the prompt until found.
 	for _, p := range manyProviders {
 		target := "archive_ticket"
 		for _, deferred := range []bool{false, true} {
@@ -198,6 +226,11 @@ func TestManyTools(t *testing.T) {
 			label := "all 200"
 			if deferred {
 				srv.replies = []string{p.call(agent.SearchToolName, `{"query":"archive ticket","limit":3}`), p.call(target, args), p.answer}
+				if p.native != "" {
+					// The provider's own search runs on its side: the model
+					// finds the tool and calls it in one response.
+					srv.replies = []string{p.native, p.answer}
+				}
 				opts.Defer = deferAll
 				label = fmt.Sprintf("%d, 190 deferred", manyCore)
 			}
@@ -217,7 +250,7 @@ func TestManyTools(t *testing.T) {
 				fmt.Fprintf(&b, " %d tok (%d B) |", len(enc.Encode(string(body), nil, nil)), len(body))
 			}
 			b.WriteString("\n")
-			if deferred {
+			if deferred && p.native == "" {
 				// Even the request after the search is smaller than one
 				// that declares everything.
 				all := manyRow[p.name]
