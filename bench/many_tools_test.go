@@ -122,7 +122,26 @@ var manyProviders = []manyProvider{
 		},
 	},
 	{
-		name: "OpenAI Responses",
+		name: "OpenAI Responses, client search",
+		call: func(name, args string) string {
+			return mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
+				map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": args, "status": "completed"}}})
+		},
+		answer: mustJSON(map[string]any{"id": "resp_2", "object": "response", "status": "completed", "model": "m", "output": []any{
+			map[string]any{"type": "message", "id": "m", "role": "assistant", "status": "completed", "content": []any{map[string]any{"type": "output_text", "text": "Done.", "annotations": []any{}}}}}}),
+		run: func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error {
+			client := openai.NewClient(option.WithBaseURL(url), option.WithAPIKey("k"), option.WithMaxRetries(0))
+			params := responses.ResponseNewParams{Model: "gpt-4.1", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(manyPrompt)}}
+			_, err := toolopenai.NewResponses(reg, toolopenai.WithClientToolSearch()).Run(ctx, &client.Responses, params, nil, opts)
+			return err
+		},
+	},
+	{
+		name: "OpenAI Responses, its tool_search",
+		native: mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
+			map[string]any{"type": "tool_search_call", "id": "ts_1", "call_id": "tsc_1", "execution": "server", "status": "completed", "arguments": map[string]any{"query": "archive ticket"}},
+			map[string]any{"type": "tool_search_output", "id": "tso_1", "call_id": "tsc_1", "execution": "server", "status": "completed", "tools": []any{}},
+			map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "archive_ticket", "arguments": `{"query":"printer","mode":"fast","window":{}}`, "status": "completed"}}}),
 		call: func(name, args string) string {
 			return mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
 				map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": args, "status": "completed"}}})

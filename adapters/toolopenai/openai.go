@@ -47,8 +47,9 @@ type Responses struct {
 // toolSet is what Chat and Responses share: the registry, its definitions
 // lowered once per tool, and the strict mode of each.
 type toolSet struct {
-	reg  *toolreg.Registry
-	defs *adapt.Defs[*entry]
+	reg          *toolreg.Registry
+	defs         *adapt.Defs[*entry]
+	clientSearch bool // WithClientToolSearch
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -70,8 +71,8 @@ func NewResponses(reg *toolreg.Registry, opts ...Option) *Responses {
 }
 
 func newToolSet(reg *toolreg.Registry, opts []Option) toolSet {
-	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
-	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build)}
+	cfg := adapt.Configure(opts, func(o Option) func(*config) { return o.set })
+	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, cfg.strict, dialect.OpenAIStrict, build), clientSearch: cfg.clientSearch}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {

@@ -505,12 +505,12 @@ func TestResponsesControl(t *testing.T) {
 		Runner: adapttest.Runner{API: fakeOpenAI, Calls: responsesCalls, Answer: responsesAnswer, Results: responsesResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, opts)
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), nil, opts)
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, opts)
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), st, opts)
 			return run.State, err
 		},
 		Tools:   responsesToolNames,
@@ -596,7 +596,11 @@ func responsesAllowedOf(t *testing.T, request map[string]any) []string {
 	}
 	var names []string
 	for _, tool := range c["tools"].([]any) {
-		names = append(names, tool.(map[string]any)["name"].(string))
+		name, ok := tool.(map[string]any)["name"].(string)
+		if !ok {
+			name = tool.(map[string]any)["type"].(string) // tool_search
+		}
+		names = append(names, name)
 	}
 	return names
 }

@@ -295,12 +295,12 @@ func TestStreamResponsesControl(t *testing.T) {
 			Results: responsesResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, streaming(opts))
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), nil, streaming(opts))
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
 			return run.State, err
 		},
 		Tools:   responsesToolNames,
