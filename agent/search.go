@@ -41,8 +41,8 @@ type ToolSearcher interface {
 // Tags method, toolreg.WithTags). Words are compared lower-cased, with a
 // plural "s" dropped; a query's small words ("a", "the", "for", ...) do
 // not count. A query that is a tool's name finds it first. It
-// needs no index: the candidates are ranked on each search, which for a
-// few hundred tools takes well under a millisecond.
+// needs no index: the candidates are ranked on each search, in time linear
+// in their descriptions' length.
 type KeywordSearch struct{}
 
 // Search ranks candidates against query (ToolSearcher).

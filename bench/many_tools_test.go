@@ -121,80 +121,20 @@ var manyProviders = []manyProvider{
 			return err
 		},
 	},
-	{
-		name: "OpenAI Responses, client search",
-		call: func(name, args string) string {
-			return mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
-				map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": args, "status": "completed"}}})
-		},
-		answer: mustJSON(map[string]any{"id": "resp_2", "object": "response", "status": "completed", "model": "m", "output": []any{
-			map[string]any{"type": "message", "id": "m", "role": "assistant", "status": "completed", "content": []any{map[string]any{"type": "output_text", "text": "Done.", "annotations": []any{}}}}}}),
-		run: func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error {
-			client := openai.NewClient(option.WithBaseURL(url), option.WithAPIKey("k"), option.WithMaxRetries(0))
-			params := responses.ResponseNewParams{Model: "gpt-4.1", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(manyPrompt)}}
-			_, err := toolopenai.NewResponses(reg, toolopenai.WithClientToolSearch()).Run(ctx, &client.Responses, params, nil, opts)
-			return err
-		},
-	},
-	{
-		name: "OpenAI Responses, its tool_search",
-		native: mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
-			map[string]any{"type": "tool_search_call", "id": "ts_1", "call_id": "tsc_1", "execution": "server", "status": "completed", "arguments": map[string]any{"query": "archive ticket"}},
-			map[string]any{"type": "tool_search_output", "id": "tso_1", "call_id": "tsc_1", "execution": "server", "status": "completed", "tools": []any{}},
-			map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "archive_ticket", "arguments": `{"query":"printer","mode":"fast","window":{}}`, "status": "completed"}}}),
-		call: func(name, args string) string {
-			return mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
-				map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": args, "status": "completed"}}})
-		},
-		answer: mustJSON(map[string]any{"id": "resp_2", "object": "response", "status": "completed", "model": "m", "output": []any{
-			map[string]any{"type": "message", "id": "m", "role": "assistant", "status": "completed", "content": []any{map[string]any{"type": "output_text", "text": "Done.", "annotations": []any{}}}}}}),
-		run: func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error {
-			client := openai.NewClient(option.WithBaseURL(url), option.WithAPIKey("k"), option.WithMaxRetries(0))
-			params := responses.ResponseNewParams{Model: "gpt-4.1", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(manyPrompt)}}
-			_, err := toolopenai.NewResponses(reg).Run(ctx, &client.Responses, params, nil, opts)
-			return err
-		},
-	},
-	{
-		name: "Anthropic, client search",
-		call: func(name, args string) string {
-			return mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
-				"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": json.RawMessage(args)}},
-				"usage":   map[string]any{"input_tokens": 1, "output_tokens": 1}})
-		},
-		answer: mustJSON(map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "m", "stop_reason": "end_turn",
-			"content": []any{map[string]any{"type": "text", "text": "Done."}}, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
-		run: func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error {
-			client := anthropic.NewClient(aoption.WithBaseURL(url), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
-			params := anthropic.MessageNewParams{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(manyPrompt))}}
-			_, err := toolanthropic.New(reg, toolanthropic.WithClientToolSearch()).Run(ctx, &client.Messages, params, nil, opts)
-			return err
-		},
-	},
-	{
-		name: "Anthropic, its tool search",
-		native: mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
-			"content": []any{
-				map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25", "input": map[string]any{"query": "archive ticket"}},
-				map[string]any{"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1", "content": map[string]any{"type": "tool_search_tool_search_result",
-					"tool_references": []any{map[string]any{"type": "tool_reference", "tool_name": "archive_ticket"}, map[string]any{"type": "tool_reference", "tool_name": "archive_task"},
-						map[string]any{"type": "tool_reference", "tool_name": "get_ticket"}}}},
-				map[string]any{"type": "tool_use", "id": "toolu_1", "name": "archive_ticket", "input": json.RawMessage(`{"query":"printer","mode":"fast","window":{}}`)}},
-			"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
-		call: func(name, args string) string {
-			return mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
-				"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": json.RawMessage(args)}},
-				"usage":   map[string]any{"input_tokens": 1, "output_tokens": 1}})
-		},
-		answer: mustJSON(map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "m", "stop_reason": "end_turn",
-			"content": []any{map[string]any{"type": "text", "text": "Done."}}, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
-		run: func(ctx context.Context, url string, reg *toolreg.Registry, opts agent.Options) error {
-			client := anthropic.NewClient(aoption.WithBaseURL(url), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
-			params := anthropic.MessageNewParams{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(manyPrompt))}}
-			_, err := toolanthropic.New(reg).Run(ctx, &client.Messages, params, nil, opts)
-			return err
-		},
-	},
+	responsesProvider("OpenAI Responses, client search", "", toolopenai.WithClientToolSearch()),
+	responsesProvider("OpenAI Responses, its tool_search", mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
+		map[string]any{"type": "tool_search_call", "id": "ts_1", "call_id": "tsc_1", "execution": "server", "status": "completed", "arguments": map[string]any{"query": "archive ticket"}},
+		map[string]any{"type": "tool_search_output", "id": "tso_1", "call_id": "tsc_1", "execution": "server", "status": "completed", "tools": []any{}},
+		map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "archive_ticket", "arguments": manyArgs, "status": "completed"}}})),
+	anthropicProvider("Anthropic, client search", "", toolanthropic.WithClientToolSearch()),
+	anthropicProvider("Anthropic, its tool search", mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
+		"content": []any{
+			map[string]any{"type": "server_tool_use", "id": "srvtoolu_1", "name": "tool_search_tool_bm25", "input": map[string]any{"query": "archive ticket"}},
+			map[string]any{"type": "tool_search_tool_result", "tool_use_id": "srvtoolu_1", "content": map[string]any{"type": "tool_search_tool_search_result",
+				"tool_references": []any{map[string]any{"type": "tool_reference", "tool_name": "archive_ticket"}, map[string]any{"type": "tool_reference", "tool_name": "archive_task"},
+					map[string]any{"type": "tool_reference", "tool_name": "get_ticket"}}}},
+			map[string]any{"type": "tool_use", "id": "toolu_1", "name": "archive_ticket", "input": json.RawMessage(manyArgs)}},
+		"usage": map[string]any{"input_tokens": 1, "output_tokens": 1}})),
 	{
 		name: "Gemini",
 		call: func(name, args string) string {
@@ -216,6 +156,51 @@ var manyProviders = []manyProvider{
 
 const manyPrompt = "Archive the ticket about the broken printer."
 
+// manyArgs are the arguments the model calls archive_ticket with.
+const manyArgs = `{"query":"printer","mode":"fast","window":{}}`
+
+// responsesProvider is the Responses runner made with opts; native is its
+// response to the first request when the API's own search serves it.
+func responsesProvider(name, native string, opts ...toolopenai.Option) manyProvider {
+	return manyProvider{
+		name:   name,
+		native: native,
+		call: func(name, args string) string {
+			return mustJSON(map[string]any{"id": "resp_1", "object": "response", "status": "completed", "model": "m", "output": []any{
+				map[string]any{"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": name, "arguments": args, "status": "completed"}}})
+		},
+		answer: mustJSON(map[string]any{"id": "resp_2", "object": "response", "status": "completed", "model": "m", "output": []any{
+			map[string]any{"type": "message", "id": "m", "role": "assistant", "status": "completed", "content": []any{map[string]any{"type": "output_text", "text": "Done.", "annotations": []any{}}}}}}),
+		run: func(ctx context.Context, url string, reg *toolreg.Registry, o agent.Options) error {
+			client := openai.NewClient(option.WithBaseURL(url), option.WithAPIKey("k"), option.WithMaxRetries(0))
+			params := responses.ResponseNewParams{Model: "gpt-4.1", Input: responses.ResponseNewParamsInputUnion{OfString: openai.String(manyPrompt)}}
+			_, err := toolopenai.NewResponses(reg, opts...).Run(ctx, &client.Responses, params, nil, o)
+			return err
+		},
+	}
+}
+
+// anthropicProvider is responsesProvider for the Messages API.
+func anthropicProvider(name, native string, opts ...toolanthropic.Option) manyProvider {
+	return manyProvider{
+		name:   name,
+		native: native,
+		call: func(name, args string) string {
+			return mustJSON(map[string]any{"id": "msg_1", "type": "message", "role": "assistant", "model": "m", "stop_reason": "tool_use",
+				"content": []any{map[string]any{"type": "tool_use", "id": "toolu_1", "name": name, "input": json.RawMessage(args)}},
+				"usage":   map[string]any{"input_tokens": 1, "output_tokens": 1}})
+		},
+		answer: mustJSON(map[string]any{"id": "msg_2", "type": "message", "role": "assistant", "model": "m", "stop_reason": "end_turn",
+			"content": []any{map[string]any{"type": "text", "text": "Done."}}, "usage": map[string]any{"input_tokens": 1, "output_tokens": 1}}),
+		run: func(ctx context.Context, url string, reg *toolreg.Registry, o agent.Options) error {
+			client := anthropic.NewClient(aoption.WithBaseURL(url), aoption.WithAPIKey("k"), aoption.WithMaxRetries(0))
+			params := anthropic.MessageNewParams{Model: "claude-sonnet-4-5", MaxTokens: 1024, Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock(manyPrompt))}}
+			_, err := toolanthropic.New(reg, opts...).Run(ctx, &client.Messages, params, nil, o)
+			return err
+		},
+	}
+}
+
 // TestManyTools measures what a run over manyTools sends: each request's
 // bytes and o200k tokens, every tool declared, and with all but manyCore
 // deferred (the model searches, then calls what it found). It checks that
@@ -231,7 +216,7 @@ func TestManyTools(t *testing.T) {
 	deferAll := func(tl toolreg.AnyTool) bool {
 		return !slices.ContainsFunc(core, func(c toolreg.AnyTool) bool { return c.Name() == tl.Name() })
 	}
-	args := `{"query":"printer","mode":"fast","window":{}}`
+	args := manyArgs
 	var b strings.Builder
 	b.WriteString("| provider | tools declared | request 1 | request 2 | request 3 |\n|---|---|---:|---:|---:|\n")
 	// Anthropic's own search declares every tool, the deferred ones with

@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
-	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
@@ -36,7 +35,6 @@ func searched(pairs ...string) string {
 func TestNativeToolSearch(t *testing.T) {
 	for _, r := range runners {
 		t.Run(r.name, func(t *testing.T) {
-			ran := map[string]int{}
 			reply := searched("refund_order", `{"order":"A1"}`, "create_invoice", `{"customer":"ACME"}`, "drop_tables", `{}`)
 			if r.name == "Stream" {
 				reply = streamed(reply)
@@ -44,39 +42,11 @@ func TestNativeToolSearch(t *testing.T) {
 			api := fakeAnthropic(reply, r.answer("Refunded."))
 			client := newClient(t, api)
 			var results []toolreg.Output
-			run, err := r.run(context.Background(), New(adapttest.DeferredRegistry(ran)), &client.Messages, params("refund A1"), agent.Options{
-				Defer: toolreg.Tagged("mail"),
-				OnEvent: func(e agent.Event) {
-					if e.Kind == agent.CallResult {
-						results = append(results, e.Output)
-					}
-				},
-			})
+			run, err := r.run(context.Background(), New(adapttest.DeferredRegistry(map[string]int{})), &client.Messages, params("refund A1"), adapttest.NativeSearch(&results))
 			if err != nil {
 				t.Fatal(err)
 			}
-			var tools []map[string]any
-			if err := json.Unmarshal(adapttest.RawMember(t, api.Raw[0], "tools"), &tools); err != nil {
-				t.Fatal(err)
-			}
-			var got []string
-			for _, tl := range tools {
-				name, _ := tl["name"].(string)
-				if tl["defer_loading"] == true {
-					name += " (deferred)"
-				}
-				if tl["type"] != nil && tl["type"] != "custom" {
-					name += " " + tl["type"].(string)
-				}
-				got = append(got, name)
-			}
-			want := []string{"get_weather", "get_time", "refund_order (deferred)", "create_invoice (deferred)", "send_email (deferred)", "tool_search_tool_bm25 tool_search_tool_bm25_20251119"}
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("tools (-want +got):\n%s", diff)
-			}
-			if a, b := adapttest.RawMember(t, api.Raw[0], "tools"), adapttest.RawMember(t, api.Raw[1], "tools"); string(a) != string(b) {
-				t.Errorf("the tools of request 2 differ from request 1's")
-			}
+			adapttest.CheckNativeSearch(t, api, results, "custom", "tool_search_tool_bm25 tool_search_tool_bm25_20251119")
 			// The assistant message sent back holds the search's blocks.
 			msgs := api.Requests[1]["messages"].([]any)
 			var types []string
@@ -88,12 +58,6 @@ func TestNativeToolSearch(t *testing.T) {
 			}
 			if !strings.Contains(string(run.State.Transcript), `"tool_references":[{"tool_name":"refund_order","type":"tool_reference"}]`) {
 				t.Errorf("the State's transcript lost the search's result:\n%s", run.State.Transcript)
-			}
-			if len(results) != 3 || results[0].Text != "refunded A1" || results[1].Text != "invoiced ACME" || !results[2].IsError {
-				t.Errorf("results %+v", results)
-			}
-			if strings.Contains(string(api.Raw[0]), agent.SearchToolName) {
-				t.Errorf("the loop's own search is declared beside Anthropic's")
 			}
 		})
 	}

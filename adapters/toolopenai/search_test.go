@@ -3,7 +3,6 @@ package toolopenai
 import (
 	"context"
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -41,57 +40,23 @@ func searchedResponse(pairs ...string) string {
 func TestResponsesNativeToolSearch(t *testing.T) {
 	api := fakeOpenAI(searchedResponse("refund_order", `{"order":"A1"}`, "create_invoice", `{"customer":"ACME"}`, "drop_tables", `{}`), responsesAnswer("Refunded."))
 	client := newClient(t, api)
-	ran := map[string]int{}
 	var results []toolreg.Output
-	_, err := NewResponses(adapttest.DeferredRegistry(ran)).Run(context.Background(), &client.Responses, responsesParams(), nil, agent.Options{
-		Defer: toolreg.Tagged("mail"),
-		PrepareStep: func(_ context.Context, s *agent.Step) error {
-			if s.Number == 2 {
-				return s.Hide("get_time")
-			}
-			return nil
-		},
-		OnEvent: func(e agent.Event) {
-			if e.Kind == agent.CallResult {
-				results = append(results, e.Output)
-			}
-		},
-	})
+	opts := adapttest.NativeSearch(&results)
+	opts.PrepareStep = func(_ context.Context, s *agent.Step) error {
+		if s.Number == 2 {
+			return s.Hide("get_time")
+		}
+		return nil
+	}
+	_, err := NewResponses(adapttest.DeferredRegistry(map[string]int{})).Run(context.Background(), &client.Responses, responsesParams(), nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tools []map[string]any
-	if err := json.Unmarshal(adapttest.RawMember(t, api.Raw[0], "tools"), &tools); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, tl := range tools {
-		name, _ := tl["name"].(string)
-		if tl["defer_loading"] == true {
-			name += " (deferred)"
-		}
-		if tl["type"] != "function" {
-			name += tl["type"].(string)
-		}
-		got = append(got, name)
-	}
-	want := []string{"get_weather", "get_time", "refund_order (deferred)", "create_invoice (deferred)", "send_email (deferred)", "tool_search"}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("tools (-want +got):\n%s", diff)
-	}
-	if a, b := adapttest.RawMember(t, api.Raw[0], "tools"), adapttest.RawMember(t, api.Raw[1], "tools"); string(a) != string(b) {
-		t.Errorf("the tools of request 2 differ from request 1's")
-	}
+	adapttest.CheckNativeSearch(t, api, results, "function", "tool_search")
 	if diff := cmp.Diff([]string{"get_weather", "refund_order", "create_invoice", "send_email", "tool_search"}, responsesAllowedOf(t, api.Requests[1])); diff != "" {
 		t.Errorf("step 2's allowed_tools (-want +got):\n%s", diff)
 	}
 	if c := responsesChoiceOf(t, api.Requests[0]); c != agent.Auto {
 		t.Errorf("step 1's tool choice %+v", c)
-	}
-	if len(results) != 3 || results[0].Text != "refunded A1" || results[1].Text != "invoiced ACME" || !results[2].IsError {
-		t.Errorf("results %+v", results)
-	}
-	if strings.Contains(string(api.Raw[0]), agent.SearchToolName) {
-		t.Errorf("the loop's own search is declared beside the API's")
 	}
 }

@@ -2,8 +2,10 @@ package adapttest
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,9 +16,16 @@ import (
 // DeferredRegistry is Registry's get_weather and get_time, and three
 // tools the run defers: refund_order and create_invoice (WithDeferred),
 // and send_email, tagged "mail" (deferred by Options.Defer with
-// toolreg.Tagged("mail")). ran counts the calls that reached a function.
+// toolreg.Tagged("mail")). ran counts the calls that reached a function;
+// read it once the run is over.
 func DeferredRegistry(ran map[string]int) *toolreg.Registry {
 	reg := Registry(nil)
+	var mu sync.Mutex // a turn's calls run at once
+	count := func(name string) {
+		mu.Lock()
+		ran[name]++
+		mu.Unlock()
+	}
 	type order struct {
 		Order string `json:"order"`
 	}
@@ -25,15 +34,15 @@ func DeferredRegistry(ran map[string]int) *toolreg.Registry {
 	}
 	reg.MustAdd(
 		toolreg.MustNew("refund_order", "Refunds a customer's order, in full or in part.", func(_ context.Context, a order) (string, error) {
-			ran["refund_order"]++
+			count("refund_order")
 			return "refunded " + a.Order, nil
 		}, toolreg.WithDeferred()),
 		toolreg.MustNew("create_invoice", "Creates an invoice for a customer.", func(_ context.Context, a customer) (string, error) {
-			ran["create_invoice"]++
+			count("create_invoice")
 			return "invoiced " + a.Customer, nil
 		}, toolreg.WithDeferred()),
 		toolreg.MustNew("send_email", "Sends an email to a customer.", func(_ context.Context, a customer) (string, error) {
-			ran["send_email"]++
+			count("send_email")
 			return "sent", nil
 		}, toolreg.WithTags("mail")),
 	)
@@ -188,4 +197,56 @@ func (lyingSearcher) Search(_ context.Context, query string, _ []toolreg.AnyTool
 		return nil, errors.New("the index is down")
 	}
 	return []string{"get_weather", "drop_tables", "create_invoice", "create_invoice", "send_email"}, nil
+}
+
+// NativeSearch is what a test of a provider's own tool search needs: the
+// options of a run over DeferredRegistry (send_email deferred by its tag)
+// that collect each call's result into results.
+func NativeSearch(results *[]toolreg.Output) agent.Options {
+	return agent.Options{Defer: toolreg.Tagged("mail"), OnEvent: func(e agent.Event) {
+		if e.Kind == agent.CallResult {
+			*results = append(*results, e.Output)
+		}
+	}}
+}
+
+// CheckNativeSearch checks a run over DeferredRegistry that the provider's
+// own search served, its model calling refund_order (found),
+// create_invoice (deferred, never found) and drop_tables (unknown): the
+// first request declares every tool, in the registry's order, the deferred
+// ones with defer_loading, then the search (each an entry of its "tools",
+// named by its name or else its type, and by its type too when that is
+// not plainType); the second request's tools are the first's, byte for
+// byte; the first two calls ran and the third was refused; the loop's own
+// search was not declared.
+func CheckNativeSearch(t *testing.T, api *API, results []toolreg.Output, plainType string, search string) {
+	t.Helper()
+	var tools []map[string]any
+	if err := json.Unmarshal(RawMember(t, api.Raw[0], "tools"), &tools); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tl := range tools {
+		name, _ := tl["name"].(string)
+		if tl["defer_loading"] == true {
+			name += " (deferred)"
+		}
+		if typ, _ := tl["type"].(string); typ != "" && typ != plainType {
+			name = strings.TrimSpace(name + " " + typ)
+		}
+		got = append(got, name)
+	}
+	want := []string{"get_weather", "get_time", "refund_order (deferred)", "create_invoice (deferred)", "send_email (deferred)", search}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if a, b := RawMember(t, api.Raw[0], "tools"), RawMember(t, api.Raw[1], "tools"); string(a) != string(b) {
+		t.Errorf("the tools of request 2 differ from request 1's")
+	}
+	if len(results) != 3 || results[0].Text != "refunded A1" || results[1].Text != "invoiced ACME" || !results[2].IsError {
+		t.Errorf("results %+v", results)
+	}
+	if strings.Contains(string(api.Raw[0]), agent.SearchToolName) {
+		t.Errorf("the loop's own search is declared beside the provider's")
+	}
 }
