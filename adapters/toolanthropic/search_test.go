@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
@@ -29,7 +30,8 @@ func searched(pairs ...string) string {
 // TestNativeToolSearch: with deferred tools, every offered tool is
 // declared, the deferred ones with defer_loading, and the tool search tool
 // after them, the same bytes every step; the search's blocks go back in
-// the transcript as the API sent them, and stay in the State; a call of a
+// the transcript as the API sent them, and a State resumed through JSON
+// sends them again byte for byte; a call of a
 // deferred tool the search did not return runs, one of a tool the registry
 // lacks is refused.
 func TestNativeToolSearch(t *testing.T) {
@@ -59,6 +61,32 @@ func TestNativeToolSearch(t *testing.T) {
 			if !strings.Contains(string(run.State.Transcript), `"tool_references":[{"tool_name":"refund_order","type":"tool_reference"}]`) {
 				t.Errorf("the State's transcript lost the search's result:\n%s", run.State.Transcript)
 			}
+			// A State through JSON, resumed, sends them back as they were.
+			b, err := json.Marshal(run.State)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var st agent.State
+			if err := json.Unmarshal(b, &st); err != nil {
+				t.Fatal(err)
+			}
+			again := fakeAnthropic(r.answer("Still refunded."))
+			client = newClient(t, again)
+			if _, err := r.resume(context.Background(), New(adapttest.DeferredRegistry(map[string]int{})), &client.Messages, params("ignored"), &st, adapttest.NativeSearch(new([]toolreg.Output))); err != nil {
+				t.Fatal(err)
+			}
+			if a, b := messageJSON(t, api.Raw[1], 1), messageJSON(t, again.Raw[0], 1); a != b {
+				t.Errorf("the resumed run sends the searched turn otherwise:\n%s\n%s", a, b)
+			}
 		})
 	}
+}
+
+// messageJSON is the i-th message of a request body, as sent.
+func messageJSON(t *testing.T, raw []byte, i int) string {
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(adapttest.RawMember(t, raw, "messages"), &msgs); err != nil || len(msgs) <= i {
+		t.Fatalf("messages: %v (%d)", err, len(msgs))
+	}
+	return string(msgs[i])
 }
