@@ -68,6 +68,7 @@ type toolOptions struct {
 	tags      []string
 	output    json.RawMessage // NewDynamic's WithOutputSchema
 	examples  []any           // WithExamples, as given
+	deferred  bool            // WithDeferred
 }
 
 // Default limits on a call's arguments, changed per tool with

@@ -20,6 +20,13 @@
 // stream that breaks its rules ends the run (ErrBrokenStream); the calls
 // that had already run are in State.Unsent.
 //
+// A run keeps its tools array the same from step to step, so that the
+// provider's prompt cache holds (Step.Declared): a step's restriction goes
+// beside it where the provider allows (Step.Restriction). Tools the run
+// defers (toolreg.WithDeferred, Options.Defer) are left out of it until
+// the model finds them with the tool search the loop declares and answers
+// (SearchToolName, ToolSearcher); found tools are added at its end.
+//
 // A State is plain data that encodes as JSON, so a paused run can be
 // resumed in another process, or a day later:
 //
@@ -115,6 +122,19 @@ type Options struct {
 	// and ID), or by a Fresh one (a new run's first messages, of the
 	// store's choosing).
 	StateKey []byte
+	// Defer, if set, defers the tools it accepts in this run, beside
+	// those declared toolreg.WithDeferred (toolreg.Tagged("admin"), say):
+	// their definitions are not sent until the model finds them with the
+	// tool search the run then declares (SearchToolName), which the loop
+	// answers. A found tool is declared from the next model call on, after
+	// the others, so that the tools array only grows at its end; the State
+	// keeps what was found (State.Loaded) across pauses. Deferred tools are
+	// offered all the same: a call of one the model was not shown runs, its
+	// arguments checked as always.
+	Defer func(toolreg.AnyTool) bool
+	// Search ranks the deferred tools for the tool search; nil means
+	// KeywordSearch.
+	Search ToolSearcher
 }
 
 // Observer sees the structure of a run: the run, and each model call

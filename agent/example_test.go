@@ -167,7 +167,9 @@ func ExampleState_Answer() {
 }
 
 // PrepareStep chooses each step's tools and tool choice, checked against
-// the registry; each runner sends them in its provider's form.
+// the registry; each runner sends them in its provider's form. The tools
+// array stays the run's, so that the prompt cache holds: Chat Completions
+// restricts a step with tool_choice allowed_tools.
 func ExampleStep() {
 	srv := offlineModel(`get_weather {"city":"Oslo"}`, "It is sunny in Oslo.")
 	defer srv.Close()
@@ -177,7 +179,7 @@ func ExampleStep() {
 	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Weather in Oslo?"), nil, agent.Options{
 		PrepareStep: func(_ context.Context, s *agent.Step) error {
 			if s.Number == 1 {
-				s.Choice = agent.Force("get_weather")
+				s.Choice = agent.Required
 				return s.Only("get_weather")
 			}
 			s.Choice = agent.None
@@ -186,7 +188,7 @@ func ExampleStep() {
 	})
 	fmt.Println(run.Answer(), err)
 	// Output:
-	//   (the model is offered [get_weather], tool_choice {"function":{"name":"get_weather"},"type":"function"})
+	//   (the model is offered [get_weather book_hotel], tool_choice {"allowed_tools":{"mode":"required","tools":[{"function":{"name":"get_weather"},"type":"function"}]},"type":"allowed_tools"})
 	//   (the model is offered [get_weather book_hotel], tool_choice "none")
 	// It is sunny in Oslo. <nil>
 }
@@ -534,4 +536,23 @@ func ExampleState_Validate() {
 	// Output:
 	// true
 	// invalid state: call call_1 ("get_weather"): result: a done call without its result
+}
+
+// A step restricted with Only declares the run's tools all the same: a
+// provider that can restrict calls by name keeps the array (Declared) and
+// sends the restriction beside it; one that cannot sends Trimmed.
+func ExampleStep_Restriction() {
+	s := step(1) // offers get_weather and book_hotel
+	s.Only("get_weather")
+	allowed, restricted := s.Restriction()
+	var declared, trimmed []string
+	for _, t := range s.Declared() {
+		declared = append(declared, t.Name())
+	}
+	for _, t := range s.Trimmed() {
+		trimmed = append(trimmed, t.Name())
+	}
+	fmt.Println(declared, allowed, restricted, trimmed)
+	// Output:
+	// [get_weather book_hotel] [get_weather] true [get_weather]
 }

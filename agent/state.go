@@ -50,6 +50,12 @@ type State struct {
 	// and its result: a host that retries the run sees here which side
 	// effects already happened.
 	Unsent []Call `json:"unsent,omitempty"`
+	// Loaded lists the deferred tools the model found with the tool
+	// search (Options.Defer), in the order found: the run declares them
+	// from then on, after the tools it declared from the start. A name the
+	// registry does not hold makes the runner refuse the State
+	// (ErrInvalidState).
+	Loaded []string `json:"loaded,omitempty"`
 	// Seal, when the runner has a key (Options.StateKey), is the MAC that
 	// makes the State's contents trusted when it comes back; see Reseal.
 	Seal string `json:"seal,omitempty"`

@@ -18,19 +18,86 @@ type Step struct {
 	// Auto.
 	Choice ToolChoice
 
-	reg   *toolreg.Registry
-	tools []string // offered, in the registry's order
+	reg      *toolreg.Registry
+	tools    []string          // offered, in the registry's order, then the loop's own
+	declared []toolreg.AnyTool // the request's tools array
+	own      []toolreg.AnyTool // the loop's own tools (the tool search), offered too
 }
 
-// NewStep is the step number of a run over reg, offering every tool: the
-// runners make it before each model call.
+// NewStep is the step number of a run over reg, offering and declaring
+// every tool of the registry.
 func NewStep(number int, reg *toolreg.Registry) *Step {
+	return NewDeclaredStep(number, reg, reg.Tools())
+}
+
+// NewDeclaredStep is NewStep for a run whose requests declare declared, in
+// that order: the run's tools array, which stays the same from step to
+// step so that the provider's prompt cache holds (deferred tools are left
+// out until found, Options.Defer). Those of them the registry does not
+// hold are the loop's own (the tool search, SearchToolName): offered like
+// the registry's, and answered by the loop. The runners make it before
+// each model call.
+func NewDeclaredStep(number int, reg *toolreg.Registry, declared []toolreg.AnyTool) *Step {
 	tools := reg.Tools()
-	s := &Step{Number: number, reg: reg, tools: make([]string, len(tools))}
+	s := &Step{Number: number, reg: reg, tools: make([]string, len(tools)), declared: declared}
 	for i, t := range tools {
 		s.tools[i] = t.Name()
 	}
+	for _, t := range declared {
+		if _, ok := reg.Lookup(t.Name()); !ok {
+			s.own = append(s.own, t)
+			s.tools = append(s.tools, t.Name())
+		}
+	}
 	return s
+}
+
+// Declared lists the tools the step's request declares, in the run's
+// order: every tool of the registry, less the deferred ones not yet found
+// (Options.Defer), and the tool search while some are. It does not follow
+// Only, Hide or OnlyTagged: a runner whose provider can restrict the calls
+// by name sends Declared as the array and the restriction
+// (Restriction) beside it, so that the array, the prefix of every
+// request, stays the same across the run's steps.
+func (s *Step) Declared() []toolreg.AnyTool { return slices.Clone(s.declared) }
+
+// Restriction lists the declared tools the step allows (Allows), in the
+// declared order, and reports whether they are fewer than the declared
+// ones: then a runner restricts the model's calls to them (OpenAI's
+// allowed_tools, Gemini's allowedFunctionNames), or, for a provider that
+// cannot, sends them alone (Trimmed).
+func (s *Step) Restriction() ([]string, bool) {
+	var allowed []string
+	switch s.Choice.Mode {
+	case ChoiceNone:
+	case ChoiceTool:
+		if slices.ContainsFunc(s.declared, func(t toolreg.AnyTool) bool { return t.Name() == s.Choice.Tool }) && s.Allows(s.Choice.Tool) {
+			allowed = []string{s.Choice.Tool}
+		}
+	default:
+		for _, t := range s.Trimmed() {
+			allowed = append(allowed, t.Name())
+		}
+	}
+	return allowed, len(allowed) < len(s.declared)
+}
+
+// Trimmed is Declared less the tools the step does not offer: the array
+// of a provider with no way to restrict calls by name (Anthropic,
+// Bedrock), which changes, and costs the prompt cache from the tools on,
+// whenever a step offers other tools than the last.
+func (s *Step) Trimmed() []toolreg.AnyTool {
+	offered := make(map[string]bool, len(s.tools))
+	for _, n := range s.tools {
+		offered[n] = true
+	}
+	var out []toolreg.AnyTool
+	for _, t := range s.declared {
+		if offered[t.Name()] {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 // Tools lists the names of the tools offered in this step.
@@ -70,15 +137,23 @@ func (s *Step) OnlyTagged(tags ...string) {
 	keep := toolreg.Tagged(tags...)
 	offered := slices.Clone(s.tools)
 	s.tools = s.filter(func(n string) bool {
-		t, _ := s.reg.Lookup(n)
-		return slices.Contains(offered, n) && keep(t)
+		t, ok := s.reg.Lookup(n)
+		// The loop's own tools stay: the tool search finds tagged tools
+		// too.
+		return slices.Contains(offered, n) && (!ok || keep(t))
 	})
 }
 
-// filter lists the registry's tools that keep accepts, in its order.
+// filter lists the registry's tools that keep accepts, in its order, then
+// the loop's own that it accepts.
 func (s *Step) filter(keep func(string) bool) []string {
 	var out []string
 	for _, t := range s.reg.Tools() {
+		if keep(t.Name()) {
+			out = append(out, t.Name())
+		}
+	}
+	for _, t := range s.own {
 		if keep(t.Name()) {
 			out = append(out, t.Name())
 		}
@@ -88,7 +163,7 @@ func (s *Step) filter(keep func(string) bool) []string {
 
 func (s *Step) known(names []string) error {
 	for _, n := range names {
-		if _, ok := s.reg.Lookup(n); !ok {
+		if _, ok := s.reg.Lookup(n); !ok && !slices.ContainsFunc(s.own, func(t toolreg.AnyTool) bool { return t.Name() == n }) {
 			return fmt.Errorf("%w: step %d: the registry has no tool %q", ErrInvalidStep, s.Number, n)
 		}
 	}
@@ -96,12 +171,16 @@ func (s *Step) known(names []string) error {
 }
 
 // Check reports a tool choice the step cannot honour: a forced tool that is
-// not offered, or a call required while no tool is.
+// not offered or not declared (deferred, and not found yet), or a call
+// required while no tool is offered.
 func (s *Step) Check() error {
 	switch s.Choice.Mode {
 	case ChoiceTool:
 		if !slices.Contains(s.tools, s.Choice.Tool) {
 			return fmt.Errorf("%w: step %d: the tool choice names %q, which the step does not offer (it offers %v)", ErrInvalidStep, s.Number, s.Choice.Tool, s.tools)
+		}
+		if !slices.ContainsFunc(s.declared, func(t toolreg.AnyTool) bool { return t.Name() == s.Choice.Tool }) {
+			return fmt.Errorf("%w: step %d: the tool choice names %q, a deferred tool the model has not found: the request does not declare it", ErrInvalidStep, s.Number, s.Choice.Tool)
 		}
 	case ChoiceRequired:
 		if len(s.tools) == 0 {

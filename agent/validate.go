@@ -56,6 +56,16 @@ func (s *State) Validate() error {
 			return invalid("retries of %q is %d, below 0", name, n)
 		}
 	}
+	loaded := make(map[string]bool, len(s.Loaded))
+	for _, name := range s.Loaded {
+		switch {
+		case name == "":
+			return invalid("loaded: an empty tool name")
+		case loaded[name]:
+			return invalid("loaded: %q appears twice", name)
+		}
+		loaded[name] = true
+	}
 	if len(s.Turn) == 0 {
 		return nil
 	}

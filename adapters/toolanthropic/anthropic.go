@@ -33,9 +33,10 @@ import (
 // are lowered once per tool and cached; tools added to the registry later
 // are picked up. An Adapter is safe for concurrent use.
 type Adapter struct {
-	reg   *toolreg.Registry
-	defs  *adapt.Defs[*entry]
-	media *adapt.MediaRules // what a tool_result takes of the results' media
+	reg          *toolreg.Registry
+	defs         *adapt.Defs[*entry]
+	media        *adapt.MediaRules // what a tool_result takes of the results' media
+	clientSearch bool              // WithClientToolSearch
 }
 
 // entry is one tool as Anthropic sees it, built once.
@@ -51,7 +52,7 @@ func New(reg *toolreg.Registry, opts ...Option) *Adapter {
 	defs := adapt.StrictDefs(reg, cfg.strict, dialect.AnthropicStrict, func(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 		return build(t, st, !cfg.noExamples)
 	})
-	return &Adapter{reg: reg, defs: defs, media: &mediaRules}
+	return &Adapter{reg: reg, defs: defs, media: &mediaRules, clientSearch: cfg.clientSearch}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict, examples bool) (*entry, error) {
@@ -126,28 +127,31 @@ func inputExamples(examples []json.RawMessage) ([]map[string]any, error) {
 // strict mode Tools also checks the per-request limits and fails with
 // ErrStrictLimit, naming the tools.
 func (a *Adapter) Tools() ([]anthropic.ToolUnionParam, error) {
-	return a.tools(func(string) bool { return true })
-}
-
-// tools is Tools for the tools that offered accepts, by name: the strict
-// limits count the tools a request carries, so a registry larger than
-// they allow may still offer a few tools at a time.
-func (a *Adapter) tools(offered func(name string) bool) ([]anthropic.ToolUnionParam, error) {
 	tools, es, err := a.defs.All()
 	if err != nil {
 		return nil, err
 	}
-	n := 0
-	for i, t := range tools {
-		if offered(t.Name()) {
-			tools[n], es[n] = t, es[i]
-			n++
-		}
+	return toolParams(tools, es)
+}
+
+// toolsOf is Tools for the given tools, in their order: the strict limits
+// count the tools a request carries, so a registry larger than they allow
+// may still offer a few tools at a time.
+func (a *Adapter) toolsOf(tools []toolreg.AnyTool) ([]anthropic.ToolUnionParam, error) {
+	es, err := a.defs.Of(tools)
+	if err != nil {
+		return nil, err
 	}
-	tools, es = tools[:n], es[:n]
+	return toolParams(tools, es)
+}
+
+// toolParams are the caller's copies of the tools' entries, once the strict
+// limits are checked.
+func toolParams(tools []toolreg.AnyTool, es []*entry) ([]anthropic.ToolUnionParam, error) {
 	if err := checkStrictLimits(tools, es); err != nil {
 		return nil, err
 	}
+	n := len(es)
 	out := make([]anthropic.ToolUnionParam, n)
 	params := make([]anthropic.ToolParam, n) // one allocation for all the copies
 	for i, e := range es {

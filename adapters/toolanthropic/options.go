@@ -6,8 +6,9 @@ import "github.com/toolreg/toolreg/internal/adapt"
 type Option struct{ set func(*config) }
 
 type config struct {
-	strict     adapt.Strictness
-	noExamples bool
+	strict       adapt.Strictness
+	noExamples   bool
+	clientSearch bool
 }
 
 // strictness is an option of strict mode.
@@ -37,3 +38,11 @@ func WithNonStrictFallback() Option { return strictness(adapt.StrictFallback) }
 // inputs are not permitted"): a gateway that has not caught up, or a
 // platform where it still needs a beta header.
 func WithoutInputExamples() Option { return Option{func(c *config) { c.noExamples = true }} }
+
+// WithClientToolSearch makes a run with deferred tools (toolreg.WithDeferred,
+// agent.Options.Defer) search them on the client, with the tool search the
+// loop declares and answers (agent.SearchToolName), as on the providers
+// without a search of their own, instead of Anthropic's tool search tool:
+// for a model or an endpoint without it, or to rank with the host's
+// agent.ToolSearcher.
+func WithClientToolSearch() Option { return Option{func(c *config) { c.clientSearch = true }} }

@@ -70,6 +70,22 @@ const provider = "anthropic"
 // params.ToolChoice, keeping its disable_parallel_tool_use; a step that
 // offers no tool sends neither tools nor tool_choice.
 //
+// Deferred tools (toolreg.WithDeferred, agent.Options.Defer) are searched
+// with Anthropic's tool search tool: every offered tool is declared, the
+// deferred ones with defer_loading, and the tool search tool (BM25) after
+// them, the same array every step; the API loads what its search finds,
+// and the server_tool_use and tool_search_tool_result blocks stay in the
+// transcript, and in the State. WithClientToolSearch searches on the
+// client instead, as the other providers do.
+//
+// The Messages API has no way to restrict the calls of a step to some of
+// the tools it declares: a step that offers fewer tools (PrepareStep's
+// Only, Hide, OnlyTagged) sends only those (agent.Step.Trimmed), which
+// changes the tools, the start of the prompt, and so costs the prompt cache
+// from there on. To keep the cache, restrict with the tool choice, or
+// leave the restriction to the loop, which refuses a call of a tool the
+// step does not offer whatever was declared.
+//
 // A nil (or zero) state starts a new run from params.Messages. A state
 // that a run paused (agent.ErrPaused) resumes that run, once the host has
 // decided its pending calls in it: approved calls run, rejected ones tell
@@ -128,7 +144,11 @@ func (a *Adapter) Run(ctx context.Context, client MessagesClient, params anthrop
 	if state == nil {
 		state = &agent.State{}
 	}
-	return a.run(ctx, &model{a: a, client: client, stream: opts.Stream}, params, state, opts)
+	m := &model{a: a, client: client, stream: opts.Stream}
+	if !a.clientSearch {
+		m.deferred = func(t toolreg.AnyTool) bool { return toolreg.Deferred(t) || opts.Defer != nil && opts.Defer(t) }
+	}
+	return a.run(ctx, m, params, state, opts)
 }
 
 // Model is the Messages API's side of a run, for a host that drives runs
@@ -212,6 +232,9 @@ type model struct {
 	fixedTools bool // params.Tools was set by the caller
 	tools      adapt.StepTools[anthropic.ToolUnionParam]
 	run        *RunResult
+	// deferred, when set, is the run's deferral, searched with Anthropic's
+	// tool search tool (nativeTools); nil searches on the client.
+	deferred func(toolreg.AnyTool) bool
 }
 
 func (m *model) Info() agent.RunInfo {
@@ -223,9 +246,11 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		tools, err := m.tools.For(s.Tools(), func(names []string) ([]anthropic.ToolUnionParam, error) {
-			return m.a.tools(adapt.Named(names))
-		})
+		declared, build := s.Trimmed(), m.a.toolsOf
+		if native := m.nativeTools(s); native != nil {
+			declared, build = native, m.nativeToolsOf
+		}
+		tools, err := m.tools.For(declared, build)
 		if err != nil {
 			return agent.Reply{}, fmt.Errorf("anthropic: step %d: %w", s.Number, err)
 		}
@@ -265,6 +290,46 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 		return agent.Reply{Usage: usage}, fmt.Errorf("anthropic: step %d: %w (stop_reason %q)", s.Number, toolreg.ErrTruncated, msg.StopReason)
 	}
 	return agent.Reply{Usage: usage}, nil
+}
+
+// nativeTools is the step's tools for Anthropic's tool search, nil when
+// the run searches on the client or the step offers no deferred tool: the
+// registry's tools the step offers, deferred ones included (their
+// definitions are sent with defer_loading, and the API keeps them out of
+// the prompt until its search finds them), without the loop's own tool
+// search.
+func (m *model) nativeTools(s *agent.Step) []toolreg.AnyTool {
+	if m.deferred == nil {
+		return nil
+	}
+	var tools []toolreg.AnyTool
+	deferring := false
+	for _, name := range s.Tools() {
+		if t, ok := m.a.reg.Lookup(name); ok {
+			tools = append(tools, t)
+			deferring = deferring || m.deferred(t)
+		}
+	}
+	if !deferring {
+		return nil
+	}
+	return tools
+}
+
+// nativeToolsOf is toolsOf with defer_loading on the deferred tools, and
+// the tool search tool (its BM25 variant) after them.
+func (m *model) nativeToolsOf(tools []toolreg.AnyTool) ([]anthropic.ToolUnionParam, error) {
+	params, err := m.a.toolsOf(tools)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range tools {
+		if m.deferred(t) {
+			params[i].OfTool.DeferLoading = anthropic.Bool(true)
+		}
+	}
+	search := anthropic.ToolSearchToolBm25_20251119Param{Type: anthropic.ToolSearchToolBm25_20251119TypeToolSearchToolBm25_20251119}
+	return append(params, anthropic.ToolUnionParam{OfToolSearchToolBm25_20251119: &search}), nil
 }
 
 // truncated reports whether a message with this stop reason was cut off.

@@ -175,7 +175,8 @@ func TestRunStopReasons(t *testing.T) {
 }
 
 // TestControl: approvals, interrupts, retries and per-step tools through
-// each runner and its resumption, as in every runner.
+// each runner and its resumption, as in every runner (deferred tools
+// searched on the client, WithClientToolSearch, as the shared tests expect).
 func TestControl(t *testing.T) {
 	for _, r := range runners {
 		t.Run(r.name, func(t *testing.T) {
@@ -183,12 +184,12 @@ func TestControl(t *testing.T) {
 				Runner: adapttest.Runner{API: fakeAnthropic, Calls: r.calls, Answer: r.answer, NoArgs: `{}`, Results: runResults, MarksErrors: true},
 				Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 					client := newClient(t, api)
-					run, err := r.run(ctx, New(reg), &client.Messages, params("plan my week"), opts)
+					run, err := r.run(ctx, New(reg, WithClientToolSearch()), &client.Messages, params("plan my week"), opts)
 					return run.State, err
 				},
 				Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 					client := newClient(t, api)
-					run, err := r.resume(ctx, New(reg), &client.Messages, params("plan my week"), st, opts)
+					run, err := r.resume(ctx, New(reg, WithClientToolSearch()), &client.Messages, params("plan my week"), st, opts)
 					return run.State, err
 				},
 				Tools:  toolNames,

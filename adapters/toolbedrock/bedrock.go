@@ -16,7 +16,6 @@ package toolbedrock
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -80,22 +79,10 @@ func (a *Adapter) Tools() ([]types.Tool, error) {
 	return toolsOf(specs), nil
 }
 
-// toolsNamed is Tools for the named tools only, in registration order.
-func (a *Adapter) toolsNamed(names []string) ([]types.Tool, error) {
-	var specs []types.ToolSpecification
-	var errs []error
-	for _, name := range names {
-		t, ok := a.reg.Lookup(name)
-		if !ok {
-			continue
-		}
-		spec, err := a.defs.Get(t)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		specs = append(specs, spec)
-	}
-	if err := errors.Join(errs...); err != nil {
+// toolsFor is Tools for the given tools only, in their order.
+func (a *Adapter) toolsFor(tools []toolreg.AnyTool) ([]types.Tool, error) {
+	specs, err := a.defs.Of(tools)
+	if err != nil {
 		return nil, err
 	}
 	return toolsOf(specs), nil

@@ -87,6 +87,12 @@ const provider = "bedrock"
 // be called. A model that calls it anyway reads that the tool does not
 // exist.
 //
+// Converse has no way to restrict the calls of a step to some of the tools
+// it declares: a step that offers fewer tools (PrepareStep's Only, Hide,
+// OnlyTagged) sends only those (agent.Step.Trimmed), which changes the
+// tools and so costs a prompt cache point placed after them. The loop
+// refuses a call of a tool the step does not offer whatever was declared.
+//
 // Tool failures go back to the model as results with status "error" and
 // the run goes on. The run ends with an error, and the transcript so far,
 // when the client fails, ctx is done, the response was cut off by a token
@@ -252,7 +258,7 @@ func (m *converse) toolConfig(s *agent.Step) (*types.ToolConfiguration, error) {
 	if m.fixed != nil {
 		*cfg = *m.fixed
 	} else {
-		tools, err := m.a.toolsNamed(s.Tools())
+		tools, err := m.a.toolsFor(s.Trimmed())
 		if err != nil {
 			return nil, err
 		}

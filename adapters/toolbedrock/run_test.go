@@ -65,7 +65,8 @@ func TestRunControl(t *testing.T) {
 }
 
 // TestStoredState: a stored State is resumed only as the runner wrote it,
-// with the host's decisions, streamed or not (adapttest.StateTests).
+// with the host's decisions, streamed or not (adapttest.StateTests); and
+// deferred tools, found with the tool search (adapttest.DeferredTests).
 func TestStoredState(t *testing.T) {
 	for _, stream := range []bool{false, true} {
 		calls, ans := toolUses, answer
@@ -74,7 +75,7 @@ func TestStoredState(t *testing.T) {
 		}
 		r := runner(t, calls, ans, stream)
 		t.Run(map[bool]string{false: "run", true: "stream"}[stream], func(t *testing.T) {
-			adapttest.StateTests(t, adapttest.Control{
+			c := adapttest.Control{
 				Runner: r,
 				Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 					run, err := start(t, ctx, api, reg, opts, stream)
@@ -87,7 +88,10 @@ func TestStoredState(t *testing.T) {
 					}
 					return run.State, err
 				},
-			})
+				Tools: converseTools,
+			}
+			adapttest.StateTests(t, c)
+			t.Run("deferred tools", func(t *testing.T) { adapttest.DeferredTests(t, c) })
 		})
 	}
 }

@@ -85,14 +85,17 @@ const provider = "gemini"
 // rather than started over from contents.
 //
 // config is not modified. Its fields go out as they are, except:
-//   - Tools: the step's declarations are added as one more genai.Tool
-//     after the caller's (Google Search, code execution, ...); when the
+//   - Tools: the run's declarations (agent.Step.Declared) are added as one
+//     more genai.Tool after the caller's (Google Search, code execution,
+//     ...), the same every step, so that the prompt cache holds; when the
 //     caller's tools declare functions themselves, they are sent as they
-//     are, the same every step, and the registry's are not added. A step
-//     that offers no function sends none.
+//     are, the same every step, and the registry's are not added.
 //   - ToolConfig.FunctionCallingConfig: Mode and AllowedFunctionNames say
 //     the step's tool choice (agent.Step.Choice): AUTO, NONE, ANY, or ANY
-//     with the one forced function; the config's own are replaced.
+//     with the one forced function; the config's own are replaced. A step
+//     that allows fewer tools than declared (PrepareStep's Only, Hide,
+//     OnlyTagged) names them in AllowedFunctionNames, with VALIDATED (the
+//     model may answer in text) or ANY (Required); NONE when it allows none.
 //
 // Function calls may come without ids: their results are then matched by
 // order, and the calls of a paused turn are known by their place
@@ -255,7 +258,7 @@ func (m *runner) Save(s *agent.State) error {
 func (m *runner) stepConfig(s *agent.Step) (*genai.GenerateContentConfig, error) {
 	c := m.config
 	if !m.fixedTools {
-		decls, err := m.decls.For(s.Tools(), m.a.declarations)
+		decls, err := m.decls.For(s.Declared(), m.a.declarations)
 		if err != nil {
 			return nil, err
 		}
@@ -263,27 +266,35 @@ func (m *runner) stepConfig(s *agent.Step) (*genai.GenerateContentConfig, error)
 			c.Tools = append(slices.Clone(c.Tools), &genai.Tool{FunctionDeclarations: decls})
 		}
 	}
-	c.ToolConfig = toolConfig(c.ToolConfig, s.Choice, declaresFunctions(c.Tools))
+	mode, names := functionCalling(s.Choice)
+	if !m.fixedTools {
+		mode, names = stepFunctionCalling(s)
+	}
+	c.ToolConfig = toolConfig(c.ToolConfig, mode, names, declaresFunctions(c.Tools))
 	return &c, nil
 }
 
-// declarations are the registry's declarations of the named tools, in the
-// registry's order.
-func (a *Adapter) declarations(names []string) ([]*genai.FunctionDeclaration, error) {
-	tools, err := a.Tools()
-	if err != nil || tools == nil {
+// declarations are the registry's declarations of tools, in their order.
+// They are the caller's, but their schemas are shared with the Adapter's
+// cache.
+func (a *Adapter) declarations(tools []toolreg.AnyTool) ([]*genai.FunctionDeclaration, error) {
+	decls, err := a.defs.Of(tools)
+	if err != nil {
 		return nil, err
 	}
-	named := adapt.Named(names)
-	return slices.DeleteFunc(tools[0].FunctionDeclarations, func(d *genai.FunctionDeclaration) bool {
-		return !named(d.Name)
-	}), nil
+	copies := make([]genai.FunctionDeclaration, len(decls))
+	for i, d := range decls {
+		copies[i] = *d
+		decls[i] = &copies[i]
+	}
+	return decls, nil
 }
 
-// toolConfig is base (not modified) with the step's tool choice in
-// Gemini's form when functions are declared, and without a function
-// calling config when none is: a mode without functions is refused.
-func toolConfig(base *genai.ToolConfig, choice agent.ToolChoice, declared bool) *genai.ToolConfig {
+// toolConfig is base (not modified) with the step's function calling
+// mode and allowed names when functions are declared, and without a
+// function calling config when none is: a mode without functions is
+// refused.
+func toolConfig(base *genai.ToolConfig, mode genai.FunctionCallingConfigMode, names []string, declared bool) *genai.ToolConfig {
 	var tc genai.ToolConfig
 	if base != nil {
 		tc = *base
@@ -294,7 +305,7 @@ func toolConfig(base *genai.ToolConfig, choice agent.ToolChoice, declared bool) 
 		if base != nil && base.FunctionCallingConfig != nil {
 			fc = *base.FunctionCallingConfig
 		}
-		fc.Mode, fc.AllowedFunctionNames = functionCalling(choice)
+		fc.Mode, fc.AllowedFunctionNames = mode, names
 		tc.FunctionCallingConfig = &fc
 	}
 	if tc == (genai.ToolConfig{}) {
@@ -315,6 +326,24 @@ func functionCalling(c agent.ToolChoice) (genai.FunctionCallingConfigMode, []str
 		return genai.FunctionCallingConfigModeAny, []string{c.Tool}
 	}
 	return genai.FunctionCallingConfigModeAuto, nil
+}
+
+// stepFunctionCalling is functionCalling with the step's restriction:
+// the declarations are the run's, the same every step, and a step that
+// allows fewer names them in allowedFunctionNames, which the API honours
+// with ANY (a call required) and VALIDATED (the model decides, its calls
+// held to the names), not with AUTO. None allowed is NONE.
+func stepFunctionCalling(s *agent.Step) (genai.FunctionCallingConfigMode, []string) {
+	allowed, restricted := s.Restriction()
+	switch {
+	case !restricted || s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone:
+		return functionCalling(s.Choice)
+	case len(allowed) == 0:
+		return genai.FunctionCallingConfigModeNone, nil
+	case s.Choice.Mode == agent.ChoiceRequired:
+		return genai.FunctionCallingConfigModeAny, allowed
+	}
+	return genai.FunctionCallingConfigModeValidated, allowed
 }
 
 // usage counts what Gemini bills: the prompt with what tools put into it

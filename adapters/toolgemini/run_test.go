@@ -129,8 +129,9 @@ func control(t *testing.T, stream, ids bool) adapttest.Control {
 			run, err := resume(ctx, t, api, reg, stream, st, opts)
 			return run.State, err
 		},
-		Tools:  offered,
-		Choice: choice,
+		Tools:   offered,
+		Choice:  choice,
+		Allowed: allowedNames,
 	}
 }
 
@@ -209,9 +210,29 @@ func choice(t *testing.T, request map[string]any) agent.ToolChoice {
 		return agent.Required
 	case mode == "ANY" && len(names) == 1:
 		return agent.Force(names[0].(string))
+	case mode == "ANY":
+		return agent.Required
+	case mode == "VALIDATED":
+		return agent.Auto
 	}
 	t.Fatalf("no tool choice reads %v", tc)
 	return agent.ToolChoice{}
+}
+
+// allowedNames reads the names a request's allowedFunctionNames restricts
+// the calls to: nil when there are none, or one with ANY (a forced call).
+func allowedNames(t *testing.T, request map[string]any) []string {
+	tc, _ := request["toolConfig"].(map[string]any)
+	fc, _ := tc["functionCallingConfig"].(map[string]any)
+	names, _ := fc["allowedFunctionNames"].([]any)
+	if len(names) == 0 || fc["mode"] == "ANY" && len(names) == 1 {
+		return nil
+	}
+	var out []string
+	for _, n := range names {
+		out = append(out, n.(string))
+	}
+	return out
 }
 
 // TestRunners: one turn of every outcome, the step bound, a tool's
@@ -453,7 +474,8 @@ func callerConfig(tools []*genai.Tool, tc *genai.ToolConfig) *genai.GenerateCont
 // TestConfig: the caller's config goes out as it is, with the step's
 // declarations beside the caller's other tools (or the caller's own
 // declarations instead), the tool choice in its function calling config,
-// no tools and no function calling config when the step offers none; and
+// the run's declarations and the restriction in allowedFunctionNames when
+// the step offers fewer (NONE for none); and
 // the caller's config is not modified.
 func TestConfig(t *testing.T) {
 	search := func() []*genai.Tool { return []*genai.Tool{{GoogleSearch: &genai.GoogleSearch{}}} }
@@ -482,9 +504,18 @@ func TestConfig(t *testing.T) {
 			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Required; return s.Only("get_weather") },
 			`[{"functionDeclarations":["get_time"]}]`,
 			`{"functionCallingConfig":{"mode":"ANY"}}`},
-		{"none offered", func() *genai.GenerateContentConfig { return callerConfig(nil, anyOf()) },
+		{"none offered: the run's declarations, and NONE", func() *genai.GenerateContentConfig { return callerConfig(nil, anyOf()) },
 			func(_ context.Context, s *agent.Step) error { return s.Only() },
-			"", `{"includeServerSideToolInvocations":true}`},
+			`[{"functionDeclarations":["get_weather","get_time"]}]`,
+			`{"functionCallingConfig":{"mode":"NONE"},"includeServerSideToolInvocations":true}`},
+		{"restricted: VALIDATED with the allowed names", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
+			func(_ context.Context, s *agent.Step) error { return s.Hide("get_weather") },
+			`[{"functionDeclarations":["get_weather","get_time"]}]`,
+			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"VALIDATED"}}`},
+		{"restricted and required: ANY with the allowed names", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
+			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Required; return s.Only("get_time") },
+			`[{"functionDeclarations":["get_weather","get_time"]}]`,
+			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"ANY"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

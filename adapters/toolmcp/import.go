@@ -521,6 +521,9 @@ func (im *Importer) build(c candidate) (*importedTool, error) {
 		}
 		opts = append(opts, toolreg.WithOutputSchema(output))
 	}
+	if im.cfg.deferred {
+		opts = append(opts, toolreg.WithDeferred())
+	}
 	if im.cfg.toolOpts != nil {
 		opts = append(opts, im.cfg.toolOpts(t)...)
 	}

@@ -130,6 +130,7 @@ type importConfig struct {
 	as       map[string]string // MCP name → registry name
 	keep     func(*mcp.Tool) bool
 	toolOpts func(*mcp.Tool) []toolreg.Option
+	deferred bool
 	onChange func(Change, error)
 	bounds   bounds
 	errs     []error
@@ -189,6 +190,15 @@ func Prefix(prefix string) ImportOption {
 		}
 		c.prefix = prefix
 	}}
+}
+
+// Deferred declares every imported tool toolreg.WithDeferred: a run of
+// package agent sends their definitions only once the model has found them
+// with its tool search, so that the tools of a large server cost nothing
+// in requests that do not need them. With Prefix, the prefix is a word of
+// each name the search matches ("github" of "github__create_issue").
+func Deferred() ImportOption {
+	return ImportOption{func(c *importConfig) { c.deferred = true }}
 }
 
 // ImportAs imports the server's tool mcpName under name, which must follow

@@ -54,10 +54,16 @@ func (r *ChatRunResult) Steps() int { return r.State.Steps }
 const chatProvider = "openai.chat"
 
 // Run is the agent loop on Chat Completions: it sends params with the
-// registry's tools (each step's, see agent.Options.PrepareStep; params.Tools
-// when set instead, the same every step), runs every tool call of a turn
-// concurrently, sends the results back in call order, and repeats until
-// the model answers without calling a tool.
+// registry's tools (params.Tools when set instead), runs every tool call of
+// a turn concurrently, sends the results back in call order, and repeats
+// until the model answers without calling a tool.
+//
+// The tools array is the run's (agent.Step.Declared), the same bytes every
+// step, so that the provider's prompt cache holds across the steps. A step
+// that allows fewer tools (agent.Options.PrepareStep's Only, Hide,
+// OnlyTagged) sends them as tool_choice allowed_tools, in mode "auto", or
+// "required" for agent.Required; a forced tool is a named function choice
+// and agent.None is "none", as in a step that allows every tool.
 //
 // A nil or zero state starts a new run from params.Messages. A state that
 // holds a transcript goes on with a run that an earlier Run paused
@@ -142,13 +148,15 @@ func (m *chatModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Even
 	params := m.params
 	params.Messages = m.run.Messages
 	if !m.fixedTools {
-		tools, err := m.tools.For(s.Tools(), m.a.toolsNamed)
+		tools, err := m.tools.For(s.Declared(), m.a.toolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-	}
-	if len(params.Tools) > 0 {
+		if len(params.Tools) > 0 {
+			params.ToolChoice = chatStepChoice(s)
+		}
+	} else if len(params.Tools) > 0 {
 		params.ToolChoice = chatToolChoice(s.Choice)
 	}
 	var resp *openai.ChatCompletion
@@ -187,16 +195,50 @@ func (m *chatModel) Save(s *agent.State) error {
 	return err
 }
 
-// toolsNamed is Tools for the named tools only.
-func (a *Chat) toolsNamed(names []string) ([]openai.ChatCompletionToolUnionParam, error) {
-	all, err := a.Tools()
+// toolsOf is Tools for the given tools, in their order.
+func (a *Chat) toolsOf(tools []toolreg.AnyTool) ([]openai.ChatCompletionToolUnionParam, error) {
+	es, err := a.defs.Of(tools)
 	if err != nil {
 		return nil, err
 	}
-	named := adapt.Named(names)
-	return slices.DeleteFunc(all, func(t openai.ChatCompletionToolUnionParam) bool {
-		return !named(t.OfFunction.Function.Name)
-	}), nil
+	return chatTools(es), nil
+}
+
+// chatStepChoice is a step's tool choice in Chat Completions' form, with
+// the step's restriction: the array declares the run's tools, the same
+// every step, and a step that allows fewer names them in allowed_tools
+// (none allowed: "none"). A forced tool is a named choice, as without
+// restriction.
+func chatStepChoice(s *agent.Step) openai.ChatCompletionToolChoiceOptionUnionParam {
+	allowed, required, restricted := restriction(s)
+	if !restricted {
+		return chatToolChoice(s.Choice)
+	}
+	if len(allowed) == 0 {
+		return chatToolChoice(agent.None)
+	}
+	mode := openai.ChatCompletionAllowedToolsModeAuto
+	if required {
+		mode = openai.ChatCompletionAllowedToolsModeRequired
+	}
+	tools := make([]map[string]any, len(allowed))
+	for i, n := range allowed {
+		tools[i] = map[string]any{"type": "function", "function": map[string]any{"name": n}}
+	}
+	return openai.ToolChoiceOptionAllowedTools(openai.ChatCompletionAllowedToolsParam{Mode: mode, Tools: tools})
+}
+
+// restriction is what allowed_tools says of a step, in either API:
+// restricted is false when the step's tool choice goes as it is (it
+// allows every declared tool, forces one, or allows none with None);
+// otherwise allowed lists the tools it allows (none: "none"), and
+// required says that a call is.
+func restriction(s *agent.Step) (allowed []string, required, restricted bool) {
+	if s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone {
+		return nil, false, false
+	}
+	allowed, restricted = s.Restriction()
+	return allowed, s.Choice.Mode == agent.ChoiceRequired, restricted
 }
 
 // chatToolChoice is a step's tool choice in Chat Completions' form.

@@ -47,8 +47,9 @@ type Responses struct {
 // toolSet is what Chat and Responses share: the registry, its definitions
 // lowered once per tool, and the strict mode of each.
 type toolSet struct {
-	reg  *toolreg.Registry
-	defs *adapt.Defs[*entry]
+	reg          *toolreg.Registry
+	defs         *adapt.Defs[*entry]
+	clientSearch bool // WithClientToolSearch
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -70,8 +71,8 @@ func NewResponses(reg *toolreg.Registry, opts ...Option) *Responses {
 }
 
 func newToolSet(reg *toolreg.Registry, opts []Option) toolSet {
-	strict := adapt.Configure(opts, func(o Option) func(*adapt.Strictness) { return o.set })
-	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, strict, dialect.OpenAIStrict, build)}
+	cfg := adapt.Configure(opts, func(o Option) func(*config) { return o.set })
+	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, cfg.strict, dialect.OpenAIStrict, build), clientSearch: cfg.clientSearch}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
@@ -128,13 +129,19 @@ func (a *Chat) Tools() ([]openai.ChatCompletionToolUnionParam, error) {
 	if err != nil {
 		return nil, err
 	}
+	return chatTools(es), nil
+}
+
+// chatTools are the caller's copies of the entries' Chat Completions
+// params.
+func chatTools(es []*entry) []openai.ChatCompletionToolUnionParam {
 	out := make([]openai.ChatCompletionToolUnionParam, len(es))
 	fns := make([]openai.ChatCompletionFunctionToolParam, len(es)) // copies: the caller may set fields
 	for i, e := range es {
 		fns[i] = *e.chat.OfFunction
 		out[i] = openai.ChatCompletionToolUnionParam{OfFunction: &fns[i]}
 	}
-	return out, nil
+	return out
 }
 
 // Tools returns the registry's tools as Responses API tool params,
@@ -144,13 +151,19 @@ func (a *Responses) Tools() ([]responses.ToolUnionParam, error) {
 	if err != nil {
 		return nil, err
 	}
+	return responsesTools(es), nil
+}
+
+// responsesTools are the caller's copies of the entries' Responses API
+// params.
+func responsesTools(es []*entry) []responses.ToolUnionParam {
 	out := make([]responses.ToolUnionParam, len(es))
 	fns := make([]responses.FunctionToolParam, len(es))
 	for i, e := range es {
 		fns[i] = *e.resp.OfFunction
 		out[i] = responses.ToolUnionParam{OfFunction: &fns[i]}
 	}
-	return out, nil
+	return out
 }
 
 // ToolsJSON is Tools as the JSON array the Chat Completions API

@@ -424,8 +424,9 @@ func TestChatControl(t *testing.T) {
 			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), st, opts)
 			return run.State, err
 		},
-		Tools:  chatToolNames,
-		Choice: chatChoiceOf,
+		Tools:   chatToolNames,
+		Choice:  chatChoiceOf,
+		Allowed: chatAllowedOf,
 	})
 }
 
@@ -447,6 +448,9 @@ func chatChoiceOf(t *testing.T, request map[string]any) agent.ToolChoice {
 	case map[string]any:
 		if c["type"] == "function" {
 			return agent.Force(c["function"].(map[string]any)["name"].(string))
+		}
+		if c["type"] == "allowed_tools" {
+			return map[string]agent.ToolChoice{"auto": agent.Auto, "required": agent.Required}[c["allowed_tools"].(map[string]any)["mode"].(string)]
 		}
 	}
 	t.Fatalf("tool_choice %v", request["tool_choice"])
@@ -501,17 +505,18 @@ func TestResponsesControl(t *testing.T) {
 		Runner: adapttest.Runner{API: fakeOpenAI, Calls: responsesCalls, Answer: responsesAnswer, Results: responsesResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, opts)
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), nil, opts)
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, opts)
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), st, opts)
 			return run.State, err
 		},
-		Tools:  responsesToolNames,
-		Choice: responsesChoiceOf,
-		Cursor: true,
+		Tools:   responsesToolNames,
+		Choice:  responsesChoiceOf,
+		Allowed: responsesAllowedOf,
+		Cursor:  true,
 	})
 }
 
@@ -532,6 +537,9 @@ func responsesChoiceOf(t *testing.T, request map[string]any) agent.ToolChoice {
 	case map[string]any:
 		if c["type"] == "function" {
 			return agent.Force(c["name"].(string))
+		}
+		if c["type"] == "allowed_tools" {
+			return map[string]agent.ToolChoice{"auto": agent.Auto, "required": agent.Required}[c["mode"].(string)]
 		}
 	}
 	t.Fatalf("tool_choice %v", request["tool_choice"])
@@ -564,4 +572,35 @@ func TestDynamicToolFallsBackToNonStrict(t *testing.T) {
 	if _, err := a.Tools(); !errors.Is(err, toolreg.ErrUnsupportedSchema) {
 		t.Errorf("a typed tool strict mode cannot express: %v", err)
 	}
+}
+
+// chatAllowedOf reads the names of tool_choice's allowed_tools, nil for
+// another tool choice.
+func chatAllowedOf(t *testing.T, request map[string]any) []string {
+	c, ok := request["tool_choice"].(map[string]any)
+	if !ok || c["type"] != "allowed_tools" {
+		return nil
+	}
+	var names []string
+	for _, tool := range c["allowed_tools"].(map[string]any)["tools"].([]any) {
+		names = append(names, tool.(map[string]any)["function"].(map[string]any)["name"].(string))
+	}
+	return names
+}
+
+// responsesAllowedOf is chatAllowedOf in the Responses form.
+func responsesAllowedOf(t *testing.T, request map[string]any) []string {
+	c, ok := request["tool_choice"].(map[string]any)
+	if !ok || c["type"] != "allowed_tools" {
+		return nil
+	}
+	var names []string
+	for _, tool := range c["tools"].([]any) {
+		name, ok := tool.(map[string]any)["name"].(string)
+		if !ok {
+			name = tool.(map[string]any)["type"].(string) // tool_search
+		}
+		names = append(names, name)
+	}
+	return names
 }

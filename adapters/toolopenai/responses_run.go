@@ -61,7 +61,15 @@ const responsesProvider = "openai.responses"
 // previous response's calls with previous_response_id (so the request must
 // not set store to false). The semantics are Chat.Run's, streaming
 // (agent.Options.Stream) included; a response left incomplete by a token
-// limit ends the run with toolreg.ErrTruncated.
+// limit ends the run with toolreg.ErrTruncated. The tools array stays the
+// run's, and a step's restriction is tool_choice allowed_tools, as there.
+//
+// Deferred tools (toolreg.WithDeferred, agent.Options.Defer) are searched
+// with the API's tool_search: every tool of the registry is declared, the
+// deferred ones with defer_loading, and tool_search after them, the same
+// array every step; the search runs on the server, and its items stay in
+// the conversation there. WithClientToolSearch searches on the client
+// instead, as Chat Completions does.
 //
 // A nil or zero state starts a new run from params.Input. A state that an
 // earlier Run paused (agent.ErrPaused) goes on once the host has decided
@@ -76,6 +84,9 @@ func (a *Responses) Run(ctx context.Context, client ResponsesClient, params resp
 		return m.run, err
 	}
 	m.streaming = opts.Stream
+	if !a.clientSearch {
+		m.deferred = func(t toolreg.AnyTool) bool { return toolreg.Deferred(t) || opts.Defer != nil && opts.Defer(t) }
+	}
 	loop := &adapt.Run{Registry: a.reg, Model: m, Options: opts, State: state}
 	return m.run, loop.Do(ctx)
 }
@@ -119,8 +130,11 @@ type responsesModel struct {
 	params     responses.ResponseNewParams
 	fixedTools bool
 	tools      adapt.StepTools[responses.ToolUnionParam]
-	unsent     []responses.ResponseInputItemUnionParam // answered, not yet sent
-	run        *ResponsesRunResult
+	// deferred, when set, is the run's deferral, searched with the API's
+	// tool_search (nativeTools); nil searches on the client.
+	deferred func(toolreg.AnyTool) bool
+	unsent   []responses.ResponseInputItemUnionParam // answered, not yet sent
+	run      *ResponsesRunResult
 }
 
 func (m *responsesModel) Info() agent.RunInfo {
@@ -130,14 +144,23 @@ func (m *responsesModel) Info() agent.RunInfo {
 func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
-	if !m.fixedTools {
-		tools, err := m.tools.For(s.Tools(), m.a.toolsNamed)
+	if native := m.nativeTools(s); !m.fixedTools && native != nil {
+		tools, err := m.tools.For(native, m.nativeToolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-	}
-	if len(params.Tools) > 0 {
+		params.ToolChoice = nativeChoice(s, native)
+	} else if !m.fixedTools {
+		tools, err := m.tools.For(s.Declared(), m.a.toolsOf)
+		if err != nil {
+			return agent.Reply{}, err
+		}
+		params.Tools = tools
+		if len(params.Tools) > 0 {
+			params.ToolChoice = responsesStepChoice(s)
+		}
+	} else if len(params.Tools) > 0 {
 		params.ToolChoice = responsesToolChoice(s.Choice)
 	}
 	var resp *responses.Response
@@ -242,12 +265,89 @@ func (a *Responses) stream(ctx context.Context, client ResponsesClient, params r
 	return nil, fmt.Errorf("%w: the stream ended before the response was complete", toolreg.ErrTruncated)
 }
 
-// toolsNamed is Tools for the named tools only.
-func (a *Responses) toolsNamed(names []string) ([]responses.ToolUnionParam, error) {
-	all, err := a.Tools()
+// toolsOf is Tools for the given tools, in their order.
+func (a *Responses) toolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam, error) {
+	es, err := a.defs.Of(tools)
 	if err != nil {
 		return nil, err
 	}
-	named := adapt.Named(names)
-	return slices.DeleteFunc(all, func(t responses.ToolUnionParam) bool { return !named(t.OfFunction.Name) }), nil
+	return responsesTools(es), nil
+}
+
+// nativeTools is the step's tools for the API's tool_search, nil when the
+// run searches on the client or the registry has no deferred tool: every
+// tool of the registry (deferred ones are sent with defer_loading, and the
+// API loads what its search finds), in its order, without the loop's own
+// search; the same every step, a step's restriction going in tool_choice.
+func (m *responsesModel) nativeTools(s *agent.Step) []toolreg.AnyTool {
+	if m.deferred == nil {
+		return nil
+	}
+	tools := m.a.reg.Tools()
+	if !slices.ContainsFunc(tools, m.deferred) {
+		return nil
+	}
+	return tools
+}
+
+// nativeToolsOf is toolsOf with defer_loading on the deferred tools, and
+// the tool_search tool after them.
+func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam, error) {
+	params, err := m.a.toolsOf(tools)
+	if err != nil {
+		return nil, err
+	}
+	for i, t := range tools {
+		if m.deferred(t) {
+			params[i].OfFunction.DeferLoading = openai.Bool(true)
+		}
+	}
+	return append(params, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}}), nil
+}
+
+// nativeChoice is responsesStepChoice over the tools of nativeTools: a
+// step that allows fewer of them names those, and the tool search, in
+// allowed_tools.
+func nativeChoice(s *agent.Step, tools []toolreg.AnyTool) responses.ResponseNewParamsToolChoiceUnion {
+	if s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone {
+		return responsesToolChoice(s.Choice)
+	}
+	var allowed []map[string]any
+	for _, t := range tools {
+		if s.Allows(t.Name()) {
+			allowed = append(allowed, map[string]any{"type": "function", "name": t.Name()})
+		}
+	}
+	if len(allowed) == len(tools) {
+		return responsesToolChoice(s.Choice)
+	}
+	if len(allowed) == 0 {
+		return responsesToolChoice(agent.None)
+	}
+	mode := responses.ToolChoiceAllowedModeAuto
+	if s.Choice.Mode == agent.ChoiceRequired {
+		mode = responses.ToolChoiceAllowedModeRequired
+	}
+	allowed = append(allowed, map[string]any{"type": "tool_search"})
+	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: allowed}}
+}
+
+// responsesStepChoice is chatStepChoice in the Responses API's form.
+func responsesStepChoice(s *agent.Step) responses.ResponseNewParamsToolChoiceUnion {
+	allowed, required, restricted := restriction(s)
+	if !restricted {
+		return responsesToolChoice(s.Choice)
+	}
+	if len(allowed) == 0 {
+		return responsesToolChoice(agent.None)
+	}
+	mode := responses.ToolChoiceAllowedModeAuto
+	if required {
+		mode = responses.ToolChoiceAllowedModeRequired
+	}
+	tools := make([]map[string]any, len(allowed))
+	for i, n := range allowed {
+		tools[i] = map[string]any{"type": "function", "name": n}
+	}
+	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: tools}}
 }

@@ -95,8 +95,9 @@ func TestStreamChatControl(t *testing.T) {
 			run, err := NewChat(reg).Run(ctx, &client.Chat.Completions, chatParams(), st, streaming(opts))
 			return run.State, err
 		},
-		Tools:  chatToolNames,
-		Choice: chatChoiceOf,
+		Tools:   chatToolNames,
+		Choice:  chatChoiceOf,
+		Allowed: chatAllowedOf,
 	})
 }
 
@@ -294,17 +295,18 @@ func TestStreamResponsesControl(t *testing.T) {
 			Results: responsesResults},
 		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), nil, streaming(opts))
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), nil, streaming(opts))
 			return run.State, err
 		},
 		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
+			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
 			return run.State, err
 		},
-		Tools:  responsesToolNames,
-		Choice: responsesChoiceOf,
-		Cursor: true,
+		Tools:   responsesToolNames,
+		Choice:  responsesChoiceOf,
+		Allowed: responsesAllowedOf,
+		Cursor:  true,
 	})
 }
 

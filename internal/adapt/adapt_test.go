@@ -181,12 +181,16 @@ func TestNamed(t *testing.T) {
 func TestStepTools(t *testing.T) {
 	var c StepTools[string]
 	builds := 0
-	build := func(names []string) ([]string, error) {
+	build := func(tools []toolreg.AnyTool) ([]string, error) {
 		builds++
+		var names []string
+		for _, t := range tools {
+			names = append(names, t.Name())
+		}
 		if slices.Contains(names, "bad") {
 			return nil, errors.New("no definition")
 		}
-		return slices.Clone(names), nil
+		return names, nil
 	}
 	steps := []struct {
 		names      []string
@@ -203,7 +207,11 @@ func TestStepTools(t *testing.T) {
 		{[]string{"a"}, 6, false},
 	}
 	for i, s := range steps {
-		got, err := c.For(s.names, build)
+		var tools []toolreg.AnyTool
+		for _, n := range s.names {
+			tools = append(tools, namedTool(n))
+		}
+		got, err := c.For(tools, build)
 		if (err != nil) != s.wantErr || builds != s.wantBuilds {
 			t.Fatalf("step %d: err %v after %d builds, want error %v after %d", i, err, builds, s.wantErr, s.wantBuilds)
 		}
@@ -211,4 +219,15 @@ func TestStepTools(t *testing.T) {
 			t.Errorf("step %d: tools (-want +got):\n%s", i, diff)
 		}
 	}
+}
+
+// namedTool is a tool of that name, which takes nothing.
+type namedTool string
+
+func (n namedTool) Name() string                  { return string(n) }
+func (n namedTool) Description() string           { return "A tool." }
+func (n namedTool) InputSchema() json.RawMessage  { return json.RawMessage(`{"type":"object"}`) }
+func (n namedTool) OutputSchema() json.RawMessage { return nil }
+func (n namedTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
+	return toolreg.Output{Text: string(n)}
 }

@@ -71,17 +71,8 @@ func (d *Defs[E]) Lookup(name string) (E, bool) {
 // on every model call.
 func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
 	tools := d.reg.Tools()
-	es := make([]E, len(tools))
-	var errs []error
-	d.mu.Lock()
-	for i, t := range tools {
-		x := d.get(t)
-		if es[i] = x.e; x.err != nil {
-			errs = append(errs, x.err)
-		}
-	}
-	d.mu.Unlock()
-	return tools, es, errors.Join(errs...)
+	es, err := d.Of(tools)
+	return tools, es, err
 }
 
 // Named reports whether a name is one of names (a step's tools): through a
@@ -101,27 +92,49 @@ func Named(names []string) func(string) bool {
 	}
 }
 
+// Of returns the definitions of tools, in their order: a step's declared
+// tools (agent.Step.Declared), which may hold the loop's own beside the
+// registry's. The error joins those of every tool the provider cannot
+// take.
+func (d *Defs[E]) Of(tools []toolreg.AnyTool) ([]E, error) {
+	es := make([]E, len(tools))
+	var errs []error
+	d.mu.Lock()
+	for i, t := range tools {
+		x := d.get(t)
+		if es[i] = x.e; x.err != nil {
+			errs = append(errs, x.err)
+		}
+	}
+	d.mu.Unlock()
+	return es, errors.Join(errs...)
+}
+
 // StepTools keeps the definitions a run's model call last sent, with the
-// names of the step's tools: a step that offers the same tools as the last
-// sends the same definitions, built once (definitions are cached by name,
-// and a registry never gives a name to another tool). The zero value is
-// ready; it is one run's, not safe for concurrent use.
+// names of the tools they declare: a step that declares the same tools as
+// the last sends the same definitions, built once (definitions are cached
+// by name, and a registry never gives a name to another tool). The zero
+// value is ready; it is one run's, not safe for concurrent use.
 type StepTools[T any] struct {
 	names []string
 	tools []T
 	built bool
 }
 
-// For returns the definitions of the named tools: the last ones when names
-// are the last step's, else build's.
-func (c *StepTools[T]) For(names []string, build func([]string) ([]T, error)) ([]T, error) {
-	if c.built && slices.Equal(names, c.names) {
+// For returns the definitions of tools: the last ones when the tools are
+// the last step's, else build's.
+func (c *StepTools[T]) For(tools []toolreg.AnyTool, build func([]toolreg.AnyTool) ([]T, error)) ([]T, error) {
+	if c.built && slices.EqualFunc(tools, c.names, func(t toolreg.AnyTool, n string) bool { return t.Name() == n }) {
 		return c.tools, nil
 	}
-	tools, err := build(names)
+	defs, err := build(tools)
 	if err != nil {
 		return nil, err
 	}
-	c.names, c.tools, c.built = names, tools, true
-	return tools, nil
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name()
+	}
+	c.names, c.tools, c.built = names, defs, true
+	return defs, nil
 }

@@ -39,6 +39,10 @@ type Run struct {
 	// for a signal, for days if need be), and the run goes on. Without it
 	// the run returns agent.ErrPaused.
 	Wait func(ctx context.Context, st *agent.State) error
+
+	order []string    // the names the run declared so far, in order (declare)
+	step  *agent.Step // the step being asked or run
+	mu    sync.Mutex  // guards State.Loaded while a turn's calls run
 }
 
 // Do runs the loop until the model answers, the run pauses (agent.ErrPaused)
@@ -54,6 +58,9 @@ type Run struct {
 // included). A refusal is a result the model reads.
 func (r *Run) Do(ctx context.Context) (err error) {
 	if err := r.admitState(); err != nil {
+		return err
+	}
+	if err := r.admitLoaded(); err != nil {
 		return err
 	}
 	defer r.seal(&err)
@@ -98,7 +105,8 @@ func (r *Run) Do(ctx context.Context) (err error) {
 		}
 		st.Steps++
 		st.Ran = nil // the ids of this turn's calls, once they run
-		step := agent.NewStep(st.Steps, r.Registry)
+		step := agent.NewDeclaredStep(st.Steps, r.Registry, r.declare())
+		r.step = step
 		if r.Options.PrepareStep != nil {
 			if err := r.Options.PrepareStep(ctx, step); err != nil {
 				return err
@@ -446,6 +454,26 @@ func bound(n, def int) int {
 // exec runs calls of the turn calls, with Exec or through the registry.
 // Each call carries its id (callID).
 func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []toolreg.ToolCall) []toolreg.Output {
+	if i := slices.IndexFunc(calls, r.isSearch); i >= 0 {
+		// The tool search is the loop's: its calls are answered here, the
+		// others run as they would.
+		outs := make([]toolreg.Output, len(calls))
+		var rest []toolreg.ToolCall
+		var at []int
+		for i, c := range calls {
+			if r.isSearch(c) {
+				outs[i] = r.answerSearch(ctx, r.stepFor(step), c)
+				continue
+			}
+			rest, at = append(rest, c), append(at, i)
+		}
+		if len(rest) > 0 {
+			for j, out := range r.exec(ctx, step, turn, rest) {
+				outs[at[j]] = out
+			}
+		}
+		return outs
+	}
 	info := r.callInfo(step, turn)
 	if r.Exec == nil {
 		return r.Registry.CallAll(toolreg.WithCallInfo(ctx, info), calls)
@@ -456,6 +484,25 @@ func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []too
 		infos[i].ID, infos[i].Tool = c.ID, c.Name
 	}
 	return r.Exec(ctx, calls, infos)
+}
+
+// isSearch reports whether c calls the run's tool search: a registry tool
+// of its name is the registry's, in a run that defers nothing.
+func (r *Run) isSearch(c toolreg.ToolCall) bool {
+	if c.Name != agent.SearchToolName {
+		return false
+	}
+	_, held := r.Registry.Lookup(c.Name)
+	return !held
+}
+
+// stepFor is the step numbered n: the one being run, or, for a paused
+// turn resumed, the step as it stands now, offering every tool.
+func (r *Run) stepFor(n int) *agent.Step {
+	if r.step != nil && r.step.Number == n {
+		return r.step
+	}
+	return agent.NewDeclaredStep(n, r.Registry, r.declare())
 }
 
 // callInfo tells each call of the turn its CallInfo; the calls it is asked

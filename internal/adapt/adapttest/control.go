@@ -26,6 +26,12 @@ type Control struct {
 	// its tool choice, from the provider's own form.
 	Tools  func(t *testing.T, request map[string]any) []string
 	Choice func(t *testing.T, request map[string]any) agent.ToolChoice
+	// Allowed, for a provider that restricts a step's calls by name while
+	// the tools array stays the run's (OpenAI's allowed_tools, Gemini's
+	// allowedFunctionNames), reads the names a request restricts the
+	// calls to, nil when it does not. Nil for a provider that trims the
+	// array instead.
+	Allowed func(t *testing.T, request map[string]any) []string
 	// Cursor says the conversation is on the server (the Responses API):
 	// the runner cannot check a paused turn against a transcript.
 	Cursor bool
@@ -83,6 +89,7 @@ func stored(t *testing.T, s *agent.State) *agent.State {
 // resumed only as the runner wrote it (StateTests).
 func ControlTests(t *testing.T, c Control) {
 	t.Run("stored state", func(t *testing.T) { StateTests(t, c) })
+	t.Run("deferred tools", func(t *testing.T) { DeferredTests(t, c) })
 	t.Run("approve then resume", func(t *testing.T) {
 		ran := map[string]int{}
 		reg := ControlRegistry(ran)
@@ -181,8 +188,11 @@ func ControlTests(t *testing.T, c Control) {
 	t.Run("tools and tool choice per step", func(t *testing.T) {
 		ran := map[string]int{}
 		reg := ControlRegistry(ran)
-		api := c.API(c.Calls("get_weather", `{"city":"Oslo"}`), c.Calls("get_time", c.NoArgs), c.Answer("Done."))
-		choices := []agent.ToolChoice{agent.Force("get_weather"), agent.Required, agent.None}
+		// Step 3 allows only book (OnlyTagged), and the model calls
+		// lookup anyway: it reads a refusal, and the tool does not run.
+		api := c.API(c.Calls("get_weather", `{"city":"Oslo"}`), c.Calls("get_time", c.NoArgs), c.Calls("lookup", `{"city":"Oslo"}`), c.Answer("Done."))
+		var refused []toolreg.Output
+		choices := []agent.ToolChoice{agent.Force("get_weather"), agent.Required, agent.Auto, agent.None}
 		_, err := c.Start(context.Background(), api, reg, agent.Options{PrepareStep: func(_ context.Context, s *agent.Step) error {
 			s.Choice = choices[s.Number-1]
 			switch s.Number {
@@ -190,20 +200,49 @@ func ControlTests(t *testing.T, c Control) {
 				return s.Only("get_weather")
 			case 2:
 				return s.Hide("book", "pick", "lookup")
+			case 3:
+				s.OnlyTagged("write")
 			}
 			return nil
+		}, OnEvent: func(e agent.Event) {
+			if e.Kind == agent.CallResult && e.Step == 3 {
+				refused = append(refused, e.Output)
+			}
 		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantTools := [][]string{{"get_weather"}, {"get_weather", "get_time"}, {"get_weather", "get_time", "book", "pick", "lookup"}}
+		all := []string{"get_weather", "get_time", "book", "pick", "lookup"}
+		wantTools := [][]string{{"get_weather"}, {"get_weather", "get_time"}, {"book"}, all}
+		wantAllowed := [][]string{nil, {"get_weather", "get_time"}, {"book"}, nil}
 		for i, req := range api.Requests {
-			if diff := cmp.Diff(wantTools[i], c.Tools(t, req)); diff != "" {
-				t.Errorf("step %d tools (-want +got):\n%s", i+1, diff)
+			if c.Allowed == nil {
+				// The array is trimmed to the step's tools.
+				if diff := cmp.Diff(wantTools[i], c.Tools(t, req)); diff != "" {
+					t.Errorf("step %d tools (-want +got):\n%s", i+1, diff)
+				}
+			} else {
+				// The array is the run's, byte for byte; the restriction
+				// goes beside it.
+				if diff := cmp.Diff(all, c.Tools(t, req)); diff != "" {
+					t.Errorf("step %d tools (-want +got):\n%s", i+1, diff)
+				}
+				if got, want := RawMember(t, api.Raw[i], "tools"), RawMember(t, api.Raw[0], "tools"); string(got) != string(want) {
+					t.Errorf("step %d tools bytes differ from step 1's:\n%s\n%s", i+1, got, want)
+				}
+				if diff := cmp.Diff(wantAllowed[i], c.Allowed(t, req)); diff != "" {
+					t.Errorf("step %d allowed (-want +got):\n%s", i+1, diff)
+				}
 			}
 			if got := c.Choice(t, req); got != choices[i] {
 				t.Errorf("step %d tool choice %+v, want %+v", i+1, got, choices[i])
 			}
+		}
+		if ran["lookup"] != 0 {
+			t.Errorf("lookup ran %d times outside the allowed tools", ran["lookup"])
+		}
+		if len(refused) != 1 || !errors.Is(refused[0].Err, agent.ErrNotOffered) || !strings.Contains(refused[0].Text, "you may call now: book") {
+			t.Errorf("the call outside the allowed tools: %+v", refused)
 		}
 		bad := c.API(c.Answer("never sent"))
 		_, err = c.Start(context.Background(), bad, reg, agent.Options{PrepareStep: func(_ context.Context, s *agent.Step) error {
@@ -214,4 +253,15 @@ func ControlTests(t *testing.T, c Control) {
 			t.Errorf("a choice naming no tool: err %v, %d requests", err, len(bad.Requests))
 		}
 	})
+}
+
+// RawMember is the member key of the JSON object raw, as its bytes were
+// sent.
+func RawMember(t *testing.T, raw []byte, key string) json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m[key]
 }

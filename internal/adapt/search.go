@@ -1,0 +1,213 @@
+package adapt
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+)
+
+// The run's deferred tools (toolreg.WithDeferred, agent.Options.Defer) and
+// its tool search: the loop declares the tools that are not deferred, the
+// search while some are, and the tools the model found, in the order they
+// first were so, and answers the search's calls itself.
+
+// deferred reports whether the run defers t.
+func (r *Run) deferred(t toolreg.AnyTool) bool {
+	return toolreg.Deferred(t) || r.Options.Defer != nil && r.Options.Defer(t)
+}
+
+// admitLoaded refuses a State that loaded a tool the registry does not
+// hold, and a registry tool named as the tool search in a run that
+// declares it.
+func (r *Run) admitLoaded() error {
+	for _, name := range r.State.Loaded {
+		if _, ok := r.Registry.Lookup(name); !ok {
+			return fmt.Errorf("%w: loaded: the registry has no tool %q", agent.ErrInvalidState, name)
+		}
+	}
+	if t, ok := r.Registry.Lookup(agent.SearchToolName); ok && slices.ContainsFunc(r.Registry.Tools(), r.deferred) {
+		return fmt.Errorf("%w: the registry's tool %q has the name of the tool search the run declares for its deferred tools (%s)", toolreg.ErrDuplicateTool, t.Name(), "agent.SearchToolName")
+	}
+	return nil
+}
+
+// declare is the tools the step's request declares: those declared before
+// in the run, in their order (a tool the registry no longer holds left
+// out), then the registry's tools not deferred and not declared yet, the
+// tool search if the run defers any, and the tools found, in the order
+// found. The array only grows at its end, so the prompt cache holds; a run
+// that defers nothing declares the registry's tools in its order.
+func (r *Run) declare() []toolreg.AnyTool {
+	r.mu.Lock()
+	loaded := slices.Clone(r.State.Loaded)
+	r.mu.Unlock()
+	tools := r.Registry.Tools()
+	byName := make(map[string]toolreg.AnyTool, len(tools)+1)
+	deferring := false
+	for _, t := range tools {
+		byName[t.Name()] = t
+		deferring = deferring || r.deferred(t)
+	}
+	if deferring || slices.Contains(r.order, agent.SearchToolName) {
+		byName[agent.SearchToolName] = searchTool{}
+	}
+	declared := make([]toolreg.AnyTool, 0, len(r.order)+len(tools))
+	seen := make(map[string]bool, len(r.order)+len(tools))
+	order := r.order[:0]
+	add := func(name string) {
+		if t, ok := byName[name]; ok && !seen[name] {
+			seen[name] = true
+			order = append(order, name)
+			declared = append(declared, t)
+		}
+	}
+	for _, name := range r.order {
+		add(name)
+	}
+	for _, t := range tools {
+		if !r.deferred(t) {
+			add(t.Name())
+		}
+	}
+	if deferring {
+		add(agent.SearchToolName)
+	}
+	for _, name := range loaded {
+		add(name)
+	}
+	r.order = order
+	return declared
+}
+
+// searchTool is the tool search as the model sees it; its calls are the
+// loop's (answerSearch), never the registry's.
+type searchTool struct{}
+
+func (searchTool) Name() string { return agent.SearchToolName }
+
+func (searchTool) Description() string {
+	return "Searches the tools that are not declared to you yet by what they do, and declares those it finds: " +
+		"you may call them from your next turn on. Use it when none of your tools fits the task; " +
+		"describe the action and its object in a few words (\"create calendar event\", \"refund order\")."
+}
+
+func (searchTool) InputSchema() json.RawMessage { return searchSchema }
+
+func (searchTool) OutputSchema() json.RawMessage { return nil }
+
+// Invoke refuses: the loop answers the tool search, no registry does.
+func (searchTool) Invoke(context.Context, json.RawMessage) toolreg.Output {
+	return toolreg.Output{Text: "the tool search is answered by the run, not called", IsError: true, Err: toolreg.ErrInternal}
+}
+
+var searchSchema = json.RawMessage(fmt.Sprintf(`{"type":"object","properties":{`+
+	`"query":{"type":"string","description":"What the tool should do, in a few words","maxLength":%d},`+
+	`"limit":{"type":"integer","description":"How many tools to find at most (default %d)","minimum":1,"maximum":%d}},`+
+	`"required":["query"],"additionalProperties":false}`, agent.MaxSearchQuery, agent.DefaultSearchLimit, agent.MaxSearchLimit))
+
+// maxSearchDescription bounds each found tool's description in the
+// search's result, in bytes.
+const maxSearchDescription = 300
+
+// answerSearch answers a call of the tool search in the step: it ranks the
+// deferred tools the step offers and the model has not found, records
+// those found in the State, and lists each with its description.
+func (r *Run) answerSearch(ctx context.Context, step *agent.Step, call toolreg.ToolCall) toolreg.Output {
+	var args struct {
+		Query string `json:"query"`
+		Limit *int   `json:"limit"`
+	}
+	bad := func(format string, a ...any) toolreg.Output {
+		text := fmt.Sprintf(format, a...)
+		return toolreg.Output{Text: text + "; call " + agent.SearchToolName + ` with {"query": "a few words"} and, if you like, "limit" from 1 to ` + fmt.Sprint(agent.MaxSearchLimit),
+			IsError: true, Err: fmt.Errorf("%w: %s: %s", toolreg.ErrInvalidArguments, agent.SearchToolName, text)}
+	}
+	dec := json.NewDecoder(strings.NewReader(string(call.Arguments)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&args); err != nil {
+		return bad("the arguments are not an object of query and limit (%v)", err)
+	}
+	query := strings.TrimSpace(args.Query)
+	limit := agent.DefaultSearchLimit
+	switch {
+	case query == "":
+		return bad("the query is empty")
+	case len(query) > agent.MaxSearchQuery:
+		return bad("the query is %d bytes long, more than %d", len(query), agent.MaxSearchQuery)
+	case args.Limit != nil && (*args.Limit < 1 || *args.Limit > agent.MaxSearchLimit):
+		return bad("limit is %d, not from 1 to %d", *args.Limit, agent.MaxSearchLimit)
+	case args.Limit != nil:
+		limit = *args.Limit
+	}
+	offered := make(map[string]bool)
+	for _, n := range step.Tools() {
+		offered[n] = true
+	}
+	r.mu.Lock()
+	loaded := slices.Clone(r.State.Loaded)
+	r.mu.Unlock()
+	var candidates []toolreg.AnyTool
+	for _, t := range r.Registry.Tools() {
+		if offered[t.Name()] && r.deferred(t) && !slices.Contains(loaded, t.Name()) {
+			candidates = append(candidates, t)
+		}
+	}
+	if len(candidates) == 0 {
+		return toolreg.Output{Text: "every tool you may call now is declared to you already: call one of them, or answer"}
+	}
+	searcher := r.Options.Search
+	if searcher == nil {
+		searcher = agent.KeywordSearch{}
+	}
+	names, err := searcher.Search(ctx, query, candidates, limit)
+	if err != nil {
+		return toolreg.Output{Text: "the tool search failed: " + err.Error() + "; try again, or answer without it",
+			IsError: true, Err: fmt.Errorf("%w: %s: %w", toolreg.ErrToolFailed, agent.SearchToolName, err)}
+	}
+	var found []toolreg.AnyTool
+	for _, n := range names {
+		// Only candidates, once each, and no more than asked: the
+		// searcher is the host's, and may get it wrong.
+		i := slices.IndexFunc(candidates, func(t toolreg.AnyTool) bool { return t.Name() == n })
+		if i >= 0 && len(found) < limit && !slices.Contains(found, candidates[i]) {
+			found = append(found, candidates[i])
+		}
+	}
+	if len(found) == 0 {
+		return toolreg.Output{Text: fmt.Sprintf("no tool matched %q among the %d not declared yet; search again with other words: "+
+			"the action and what it acts on (\"send email\", \"list invoices\"), a synonym, or fewer words", query, len(candidates))}
+	}
+	var b strings.Builder
+	if len(found) == 1 {
+		b.WriteString("found 1 tool; it is declared to you from your next turn on, and you may call it:")
+	} else {
+		fmt.Fprintf(&b, "found %d tools; they are declared to you from your next turn on, and you may call them:", len(found))
+	}
+	r.mu.Lock()
+	for _, t := range found {
+		if !slices.Contains(r.State.Loaded, t.Name()) {
+			r.State.Loaded = append(r.State.Loaded, t.Name())
+		}
+		fmt.Fprintf(&b, "\n- %s: %s", t.Name(), clip(t.Description(), maxSearchDescription))
+	}
+	r.mu.Unlock()
+	return toolreg.Output{Text: b.String()}
+}
+
+// clip cuts s to at most n bytes, at a character's start, marking the cut.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
