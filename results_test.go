@@ -136,10 +136,10 @@ type rawTool struct {
 	out  Output
 }
 
-func (r rawTool) Name() string                                  { return r.name }
-func (r rawTool) Description() string                           { return "A hand-written tool." }
-func (r rawTool) InputSchema() json.RawMessage                  { return json.RawMessage(`{"type":"object"}`) }
-func (r rawTool) OutputSchema() json.RawMessage                 { return nil }
+func (r rawTool) Name() string                                   { return r.name }
+func (r rawTool) Description() string                            { return "A hand-written tool." }
+func (r rawTool) InputSchema() json.RawMessage                   { return json.RawMessage(`{"type":"object"}`) }
+func (r rawTool) OutputSchema() json.RawMessage                  { return nil }
 func (r rawTool) Invoke(context.Context, json.RawMessage) Output { return r.out }
 
 type limitedTool struct {
