@@ -207,11 +207,11 @@ func cutText(text string, limit int, ref string) (string, int) {
 const cutWindow = 512
 
 // cutBefore is where the kept start of text ends, at most at i: after the
-// last line end, else the last comma or space, within cutWindow (and an
-// eighth of i) before i; else at i, moved back to a character's start and
+// last line end, else the last comma or space, within cutWindow (and a
+// quarter of i) before i; else at i, moved back to a character's start and
 // out of a JSON escape.
 func cutBefore(text string, i int) int {
-	w := min(i/8, cutWindow)
+	w := min(i/4, cutWindow)
 	if j := strings.LastIndexByte(text[i-w:i], '\n'); j >= 0 {
 		return i - w + j + 1
 	}
@@ -228,11 +228,11 @@ func cutBefore(text string, i int) int {
 }
 
 // cutAfter is where the kept end of text starts, at least at i: after the
-// first line end, else the first comma or space, within cutWindow (and an
-// eighth of what is after i) after i; else at i, moved on to a character's
+// first line end, else the first comma or space, within cutWindow (and a
+// quarter of what is after i) after i; else at i, moved on to a character's
 // start and out of a JSON escape.
 func cutAfter(text string, i int) int {
-	w := min((len(text)-i)/8, cutWindow)
+	w := min((len(text)-i)/4, cutWindow)
 	if j := strings.IndexByte(text[i:i+w], '\n'); j >= 0 {
 		return i + j + 1
 	}

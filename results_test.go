@@ -362,3 +362,15 @@ func TestResultSpill(t *testing.T) {
 		t.Errorf("SpillErr %v does not wrap the spill's error", out.Cut.SpillErr)
 	}
 }
+
+// TestLoggingACutResult: Logging says how much of a result was left out.
+func TestLoggingACutResult(t *testing.T) {
+	var logged bytes.Buffer
+	reg := NewRegistry(WithDefaultMaxResultBytes(1000))
+	reg.Use(Logging(slog.New(slog.NewTextHandler(&logged, nil))))
+	reg.MustAdd(MustNew("long", "Returns a long text.", func(context.Context, struct{}) (string, error) { return strings.Repeat("a", 5000), nil }))
+	reg.Call(context.Background(), "long", nil)
+	if !strings.Contains(logged.String(), "result_bytes=5000 left_out_bytes=4000") {
+		t.Errorf("logged %q", logged.String())
+	}
+}
