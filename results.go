@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/toolreg/toolreg/internal/bytesize"
 )
 
 // A result's Text goes into the model's context whole, on every later step
@@ -190,7 +192,7 @@ func cutText(text string, limit int, ref string) (string, int) {
 		b.WriteByte('\n') // the notice is a paragraph of its own
 	}
 	fmt.Fprintf(&b, "[... %s (%d bytes) of this result left out here, of %s in all: only its start and its end are shown. If you need what is missing, call the tool again asking for less, such as a narrower query or one page of the result.",
-		size(left), left, size(len(text)))
+		bytesize.String(left), left, bytesize.String(len(text)))
 	if ref != "" {
 		fmt.Fprintf(&b, " The whole result is stored as %q.", ref)
 	}
@@ -273,17 +275,4 @@ func escapeAt(text string, i int) int {
 		return -1
 	}
 	return -1
-}
-
-// size is n bytes for the model to read: "812 bytes", "1.2 kB", "3.4 MB".
-func size(n int) string {
-	switch {
-	case n == 1:
-		return "1 byte"
-	case n < 1000:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1f kB", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
 }

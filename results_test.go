@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/toolreg/toolreg/internal/bytesize"
 )
 
 // splitCut splits a cut text into its kept start, the notice and its kept
@@ -71,7 +72,7 @@ func TestCutTextKeepsStartAndEnd(t *testing.T) {
 			if left != len(text)-len(head)-len(tail) {
 				t.Errorf("%s, limit %d: left out %d, kept %d of %d", name, limit, left, len(head)+len(tail), len(text))
 			}
-			if want := fmt.Sprintf("(%d bytes) of this result left out here, of %s in all", left, size(len(text))); !strings.Contains(notice, want) {
+			if want := fmt.Sprintf("(%d bytes) of this result left out here, of %s in all", left, bytesize.String(len(text))); !strings.Contains(notice, want) {
 				t.Errorf("%s, limit %d: notice %q, want %q", name, limit, notice, want)
 			}
 		}
