@@ -243,6 +243,10 @@ func TestResultLimit(t *testing.T) {
 	if out := many.Call(context.Background(), "nope", nil); !errors.Is(out.Err, ErrUnknownTool) || out.Cut == nil || !strings.HasPrefix(out.Text, `there is no tool named "nope"`) {
 		t.Errorf("unknown tool: %+v: %.200q", out.Cut, out.Text)
 	}
+	all := many.Select(func(AnyTool) bool { return true })
+	if out := all.Call(context.Background(), "nope", nil); !errors.Is(out.Err, ErrUnknownTool) || out.Cut == nil {
+		t.Errorf("unknown tool of a view: %+v: %.200q", out.Cut, out.Text)
+	}
 }
 
 // TestResultLimitOnEveryPath: CallAll, a view and the middleware see the
