@@ -143,3 +143,14 @@ func benchCalls(b *testing.B, reg *Registry, ctx context.Context) {
 		benchSink = out.Text
 	}
 }
+
+// BenchmarkRegistryCallLongResult is Registry.Call of a tool whose result
+// is long but within the default result limit: the limit reads the
+// result's length, never its bytes, so the call costs what a short one
+// does (compare BenchmarkRegistryCall).
+func BenchmarkRegistryCallLongResult(b *testing.B) {
+	long := string(make([]byte, 90_000))
+	reg := NewRegistry()
+	reg.MustAdd(MustNew("bench", "Benchmark tool.", func(context.Context, benchArgs) (string, error) { return long, nil }))
+	benchCalls(b, reg, context.Background())
+}

@@ -18,7 +18,10 @@
 // dispatches the model's calls (Call, CallAll). Every failure of a call
 // (unknown tool, invalid arguments, a tool error, a panic, a timeout, a
 // cancelled context) is an Output with IsError set, a Text the model reads
-// and Err for the host; nothing panics.
+// and Err for the host; nothing panics. The Text of every result is held
+// to a limit (DefaultMaxResultBytes; WithDefaultMaxResultBytes,
+// WithMaxResultBytes): a longer one keeps its start and its end, with a
+// notice for the model of what it does not see (see ResultCut).
 //
 // What reaches the model on failure: the library's own texts, which hold
 // nothing internal (a panic's value and stack stay in Err), and a tool's

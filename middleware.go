@@ -56,7 +56,8 @@ func (r *Registry) Use(mws ...Middleware) {
 // of its context under WithIsolatedCalls) is logged as the timeout the
 // caller gets, when it gets it; what a tool that ignores its context
 // returns later is not logged. Any other call is logged as what it
-// returns, when it returns. It never
+// returns, when it returns; a result held to its limit (ResultCut) with
+// the whole Text's length and the bytes left out. It never
 // logs what the model sent: not the arguments, and not the error's text,
 // which quotes them (see ArgumentError) or holds whatever a tool or a
 // panic put there. To log those details, write a middleware that reads
@@ -71,6 +72,9 @@ func Logging(logger *slog.Logger) Middleware {
 				slog.String("call_id", call.ID),
 				slog.Int("args_bytes", len(call.Arguments)),
 				slog.Duration("duration", time.Since(start)),
+			}
+			if out.Cut != nil { // held to its result limit: see ResultCut
+				attrs = append(attrs, slog.Int("result_bytes", out.Cut.TextBytes), slog.Int("left_out_bytes", out.Cut.LeftOut))
 			}
 			if out.IsError {
 				attrs = append(attrs, slog.String("error", errorKind(out.Err)))

@@ -31,6 +31,10 @@ type Output struct {
 	// ...) or the tool's own error, and may hold details (a panic's stack)
 	// that never reach the model.
 	Err error
+	// Cut is set when the registry held the result to its limit
+	// (WithMaxResultBytes, WithDefaultMaxResultBytes): what the model was
+	// not given. A cut result is not a failure; nil when nothing was cut.
+	Cut *ResultCut
 }
 
 // ToolCall is one call a model asked for: the provider's call ID, the tool

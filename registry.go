@@ -36,6 +36,8 @@ type Registry struct {
 	abandoned    atomic.Int64
 	logger       *slog.Logger
 	approval     func(ToolCall) bool
+	maxResult    int // WithDefaultMaxResultBytes; NoResultLimit for none
+	spill        func(context.Context, ToolCall, Output) (string, error)
 	onAdd        []listener // in registration order
 	nextID       int
 	view         *view // set on a view of another registry (Select)
@@ -136,7 +138,7 @@ func WithLogger(l *slog.Logger) RegistryOption {
 
 // NewRegistry returns an empty registry.
 func NewRegistry(opts ...RegistryOption) *Registry {
-	r := &Registry{concurrency: DefaultMaxConcurrency, maxAbandoned: DefaultMaxAbandoned}
+	r := &Registry{concurrency: DefaultMaxConcurrency, maxAbandoned: DefaultMaxAbandoned, maxResult: DefaultMaxResultBytes}
 	for _, o := range opts {
 		if o.apply != nil {
 			o.apply(r)
@@ -336,7 +338,7 @@ func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 // (see bound). A Tool checks and decodes its arguments on the caller's
 // goroutine and bounds only its function (Tool.call), so that a new
 // goroutine's stack stays small; any other AnyTool is bounded Invoke and
-// all.
+// all. Every result is then held to its result limit (see limitResult).
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
 	t, ok := snap.byName[call.Name]
@@ -344,8 +346,13 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 		c.reached.Store(r)
 	}
 	if !ok {
-		return unknownToolOutput(call.Name, snap.tools)
+		return r.limitResult(ctx, call, nil, unknownToolOutput(call.Name, snap.tools))
 	}
+	return r.limitResult(ctx, call, t, r.invokeTool(ctx, snap, t, call))
+}
+
+// invokeTool runs a call of the tool t, as dispatch says.
+func (r *Registry) invokeTool(ctx context.Context, snap *snapshot, t AnyTool, call ToolCall) Output {
 	if rt, ok := t.(registered); ok && rt.bare() == t {
 		return rt.invokeFrom(ctx, r, call.Arguments)
 	}

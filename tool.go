@@ -19,7 +19,9 @@ import (
 // adapters read. *Tool implements it; implement it yourself for tools whose
 // schema is only known at run time. A Registry bounds the calls of a tool
 // that also has a method Timeout() time.Duration (as *Tool does) by the
-// duration it returns, when positive.
+// duration it returns, when positive, and holds its results to the limit a
+// method MaxResultBytes() int returns, as *Tool's does (see
+// WithMaxResultBytes).
 type AnyTool interface {
 	Name() string
 	Description() string
@@ -67,6 +69,7 @@ type toolOptions struct {
 	approveIf any // WithApprovalIf's func(context.Context, Args) bool
 	tags      []string
 	output    json.RawMessage // NewDynamic's WithOutputSchema
+	maxResult int             // WithMaxResultBytes; 0 for the registry's
 	examples  []any           // WithExamples, as given
 	deferred  bool            // WithDeferred
 }

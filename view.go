@@ -73,7 +73,7 @@ func (r *Registry) snapshot() *snapshot {
 func (v *view) handle(ctx context.Context, call ToolCall) Output {
 	snap := (&Registry{view: v}).snapshot()
 	if _, ok := snap.byName[call.Name]; !ok {
-		return unknownToolOutput(call.Name, snap.tools)
+		return v.parent.limitResult(ctx, call, nil, unknownToolOutput(call.Name, snap.tools))
 	}
 	return v.parent.handle(ctx, call)
 }

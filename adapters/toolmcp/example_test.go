@@ -396,7 +396,7 @@ func ExampleMaxResultText() {
 	// Output:
 	// true
 	// started
-	// [... 178.0 kB (178028 bytes) of this result left out here: the result has 180.0 kB, and at most 2.0 kB of it is kept, its start and its end. If you need what is missing, call the tool again asking for less ...]
+	// [... 178.1 kB (178056 bytes) of this result left out here, of 180.0 kB in all: only its start and its end are shown. If you need what is missing, call the tool again asking for less, such as a narrower query or one page of the result. ...]
 	// stopped: out of disk
 }
 

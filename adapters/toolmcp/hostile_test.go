@@ -202,7 +202,7 @@ func TestImportBoundsResults(t *testing.T) {
 		{
 			name:     "text over the bound",
 			result:   text("START" + big + "END"),
-			wantText: wantCut("START", "END", 100_000, "[... 20.0 kB (20010 bytes) of this result left out here: the result has 120.0 kB, and at most 100.0 kB of it is kept"),
+			wantText: wantCut("START", "END", 100_000, "[... 20.0 kB (20010 bytes) of this result left out here, of 120.0 kB in all"),
 		},
 		{
 			name:     "text over a bound of the host's",

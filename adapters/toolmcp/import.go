@@ -175,9 +175,12 @@ func NewImporter(reg *toolreg.Registry, opts ...ImportOption) (*Importer, error)
 //
 // What the server sends is bounded, as a server can lie: a listing of
 // more than MaxListPages pages or MaxTools tools, or one that repeats a
-// cursor, fails with ErrListTooLong and imports nothing; a result's text
-// is cut to MaxResultText bytes and its media to MaxResultMedia (see the
-// options). One message is bounded by the transport the session was made
+// cursor, fails with ErrListTooLong and imports nothing; a result's media
+// are bounded by MaxResultMedia, and its text, an error's included, is held
+// to the registry's result limit like any tool's
+// (toolreg.WithDefaultMaxResultBytes, 100 kB by default; MaxResultText
+// sets the imported tools' own): a longer text is cut, keeping its start
+// and its end, not refused. One message is bounded by the transport the session was made
 // with, before the Importer sees it: a go-sdk client over stdio or a
 // command refuses a line over mcp.DefaultMaxLineLength (16 MiB; set
 // IOTransport.MaxLineLength to change it) and a streamable HTTP client an
@@ -524,6 +527,9 @@ func (im *Importer) build(c candidate) (*importedTool, error) {
 	if im.cfg.deferred {
 		opts = append(opts, toolreg.WithDeferred())
 	}
+	if im.cfg.bounds.text > 0 {
+		opts = append(opts, toolreg.WithMaxResultBytes(im.cfg.bounds.text))
+	}
 	if im.cfg.toolOpts != nil {
 		opts = append(opts, im.cfg.toolOpts(t)...)
 	}
@@ -699,14 +705,14 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 		case errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || l.closed.Load():
 			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		case errors.As(err, &rpc):
-			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), cut(rpc.Message, t.im.cfg.bounds.text))
+			return toolreg.Output{}, callError(nil, err, "%s refused the call of tool %q: %s", l.server, t.Name(), rpc.Message)
 		case l.endedBy():
 			return toolreg.Output{}, callError(ErrDisconnected, err, "the connection to %s closed during the call of tool %q; whether the call took effect is unknown", l.server, t.Name())
 		default:
 			return toolreg.Output{}, callError(nil, err, "the call of tool %q to %s failed: %v", t.Name(), l.server, err)
 		}
 	}
-	return fromResult(res, t.im.cfg.bounds), nil
+	return fromResult(res, t.im.cfg.bounds.media), nil
 }
 
 // modelError is the error of a call that failed on the way to or from the

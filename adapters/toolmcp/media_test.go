@@ -164,14 +164,14 @@ func TestServeMediaBound(t *testing.T) {
 }
 
 // TestServeMediaFitsClients: a result with media at the bound and 3 MB of
-// text reaches a go-sdk client over a stream, as over stdio, which refuses
+// text (the registry's limit off) reaches a go-sdk client over a stream, as over stdio, which refuses
 // a message over 16 MiB and ends the session on one, and over streamable
 // HTTP.
 func TestServeMediaFitsClients(t *testing.T) {
 	half := bytes.Repeat([]byte{0xff}, maxResultBytes/2)
 	out := toolreg.Output{Text: strings.Repeat("z", 3e6), Media: []toolreg.Media{
 		{MIMEType: "image/png", Data: half}, {MIMEType: "application/octet-stream", Data: half, Name: "dump.bin"}}}
-	reg := toolreg.NewRegistry()
+	reg := toolreg.NewRegistry(toolreg.WithDefaultMaxResultBytes(toolreg.NoResultLimit)) // the text whole, for the transports
 	reg.MustAdd(returns(t, "big", out))
 	srv, _ := newServer(t, reg)
 	transports := map[string]func(t *testing.T) mcp.Transport{

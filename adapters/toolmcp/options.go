@@ -139,14 +139,13 @@ type importConfig struct {
 // bounds are what the importer takes from its server; 0 means the default.
 type bounds struct {
 	pages, tools int // per listing
-	text, media  int // per result, in bytes
+	text, media  int // per result, in bytes; text 0 for the registry's limit
 }
 
 // withDefaults is b with each bound not set at its default.
 func (b bounds) withDefaults() bounds {
 	b.pages = cmp.Or(b.pages, DefaultMaxListPages)
 	b.tools = cmp.Or(b.tools, DefaultMaxTools)
-	b.text = cmp.Or(b.text, DefaultMaxResultText)
 	b.media = cmp.Or(b.media, DefaultMaxResultMedia)
 	return b
 }
@@ -166,11 +165,11 @@ const (
 	// hundred tools in a request (OpenAI 128), and a model chooses well
 	// among far fewer.
 	DefaultMaxTools = 1000
-	// DefaultMaxResultText bounds the text of one result the model reads
-	// (MaxResultText), in bytes: 100 kB is about 25,000 tokens of English,
-	// a fifth of a 128k-token context, so one call cannot crowd out the
-	// conversation while a long page or file still fits.
-	DefaultMaxResultText = 100 * 1000
+	// DefaultMaxResultText bounds the text of one result the model reads,
+	// in bytes, unless MaxResultText or the registry
+	// (toolreg.WithDefaultMaxResultBytes) says otherwise: the registry's
+	// default limit, toolreg.DefaultMaxResultBytes.
+	DefaultMaxResultText = toolreg.DefaultMaxResultBytes
 	// DefaultMaxResultMedia bounds the images, audio and files of one
 	// result (MaxResultMedia), in bytes: the bound AddTools serves a result
 	// with, so that a result imported fits when it is served again.
@@ -262,12 +261,16 @@ func MaxTools(n int) ImportOption {
 }
 
 // MaxResultText bounds, in bytes, the text of one result of an imported
-// tool that the model reads, DefaultMaxResultText when not set; n must be
-// at least 1000. A longer text keeps its start and its end, with a line
-// in the middle that tells the model how much was left out; a
-// structuredContent longer than n is dropped, and the message of a call
-// the server refuses (a JSON-RPC error) is cut the same way. Raise it for a tool whose
+// tool that the model reads: it declares each imported tool with
+// toolreg.WithMaxResultBytes(n), in place of the registry's limit
+// (toolreg.WithDefaultMaxResultBytes, which holds them when it is not
+// set); n must be at least 1000. A longer text keeps its start and its
+// end, with a line in the middle that tells the model how much was left
+// out; a structuredContent longer than n is dropped (it is the text's JSON
+// too), and the message of a call the server refuses (a JSON-RPC error) is
+// cut the same way (see toolreg.ResultCut). Raise it for a server whose
 // long results the model needs whole; lower it for a small context.
+// ToolOptions may set another limit for some of the tools.
 func MaxResultText(n int) ImportOption {
 	return bound("MaxResultText", n, 1000, " bytes", func(b *bounds) { b.text = n })
 }

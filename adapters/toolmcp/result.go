@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolreg/toolreg"
@@ -142,7 +141,19 @@ func rewriteWithout(schema json.RawMessage, drop string) []byte {
 // block (for a structured result, the JSON the model reads), then its
 // media (see mediaContent), structuredContent when the tool advertises an
 // output schema, and isError for every failure.
+//
+// A result the registry cut to its limit (toolreg.ResultCut) has lost its
+// structured JSON, which cannot be cut and stay valid; but a tool with an
+// output schema must send structuredContent valid under it with every
+// result that is not an error (the MCP specification: "Servers MUST
+// provide structured results that conform to this schema"), and clients
+// that check it fail the call without one. So such a result sends the
+// whole JSON as structuredContent, for the client's code, beside the cut
+// text the client's model reads: the call stays a success, as it was.
 func (o output) result(tool string, out toolreg.Output) *mcp.CallToolResult {
+	if out.Structured == nil && out.Cut != nil && o.schema != nil {
+		out.Structured = out.Cut.Structured
+	}
 	res := &mcp.CallToolResult{IsError: out.IsError}
 	media := mediaContent(tool, out.Media)
 	// An empty text block says nothing beside media; without them, it is
@@ -163,30 +174,30 @@ func (o output) result(tool string, out toolreg.Output) *mcp.CallToolResult {
 }
 
 // fromResult converts an imported tool's result to the Output the model
-// reads, within b: its text content, joined by newlines, with text
-// resources under a line naming their URI and resource links as a line
-// each; its images, audio and blob resources as Media, in order, which each
-// provider's adapter sends in its own form; structuredContent as
-// Structured; isError as an error Output whose text is the server's.
+// reads: its text content, joined by newlines, with text resources under a
+// line naming their URI and resource links as a line each; its images,
+// audio and blob resources as Media, in order, which each provider's
+// adapter sends in its own form; structuredContent as Structured; isError
+// as an error Output whose text is the server's.
 //
 // A text resource stays text, not a file of Media: every provider's model
 // reads text, while some take few files or none in tool results (Chat
 // Completions takes PDFs only), and a JSON or code resource would reach
 // them as a line saying it was left out.
 //
-// The server chooses the size of its result: a text over b.text is cut
-// (see cut), media past b.media are left out with a line each at the end
-// of the text, and a structuredContent over b.text is dropped (the text
-// holds the result too).
-func fromResult(res *mcp.CallToolResult, b bounds) toolreg.Output {
+// The server chooses the size of its result: media past maxMedia bytes are
+// left out with a line each at the end of the text; the text and
+// structuredContent are held by the registry, to the tool's result limit
+// (see MaxResultText), as any tool's.
+func fromResult(res *mcp.CallToolResult, maxMedia int) toolreg.Output {
 	var out toolreg.Output
 	parts := make([]string, 0, len(res.Content))
 	var notes []string
 	used := 0
 	for _, c := range res.Content {
 		if m, ok := contentMedia(c); ok {
-			if used+len(m.Data) > b.media {
-				notes = append(notes, adapt.LeftOut(m, mediaOver(used, b.media)))
+			if used+len(m.Data) > maxMedia {
+				notes = append(notes, adapt.LeftOut(m, mediaOver(used, maxMedia)))
 				continue
 			}
 			used += len(m.Data)
@@ -200,14 +211,12 @@ func fromResult(res *mcp.CallToolResult, b bounds) toolreg.Output {
 		if out.Text == "" {
 			out.Text = "the tool failed without saying why"
 		}
-		out.Text = withNotes(cut(out.Text, b.text), notes)
+		out.Text = withNotes(out.Text, notes)
 		return out
 	}
 	if res.StructuredContent != nil {
 		if s, err := encode(res.StructuredContent); err == nil {
-			if len(s) <= b.text {
-				out.Structured = s
-			}
+			out.Structured = s
 			if out.Text == "" {
 				// A server should send the JSON as text too; one that
 				// does not still gives the model its result.
@@ -215,7 +224,7 @@ func fromResult(res *mcp.CallToolResult, b bounds) toolreg.Output {
 			}
 		}
 	}
-	out.Text = withNotes(cut(out.Text, b.text), notes)
+	out.Text = withNotes(out.Text, notes)
 	return out
 }
 
@@ -236,28 +245,6 @@ func withNotes(text string, notes []string) string {
 		return strings.Join(notes, "\n")
 	}
 	return text + "\n" + strings.Join(notes, "\n")
-}
-
-// cut bounds text to limit bytes, keeping its start and its end, each cut
-// between characters, with a line in between that tells the model what
-// was left out: the start of a result says what it is, the end often how
-// it ended (a total, an error, the last lines of a log). The line adds some
-// hundred bytes to limit.
-func cut(text string, limit int) string {
-	if len(text) <= limit {
-		return text
-	}
-	head, tail := limit*3/4, limit/4
-	for head > 0 && !utf8.RuneStart(text[head]) {
-		head--
-	}
-	start := len(text) - tail
-	for start < len(text) && !utf8.RuneStart(text[start]) {
-		start++
-	}
-	left := start - head
-	return fmt.Sprintf("%s\n[... %s (%d bytes) of this result left out here: the result has %s, and at most %s of it is kept, its start and its end. If you need what is missing, call the tool again asking for less ...]\n%s",
-		text[:head], adapt.Size(left), left, adapt.Size(len(text)), adapt.Size(limit), text[start:])
 }
 
 // contentText is what the model reads of a content block that is not

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/bytesize"
 )
 
 // MediaRules say what one provider takes of the media of tool results
@@ -159,17 +160,7 @@ func BareType(mimeType string) string {
 
 // Size writes a number of bytes for a reader: "812 bytes", "2.1 kB",
 // "4.0 MB" (decimal units, as the providers state their limits).
-func Size(n int) string {
-	switch {
-	case n == 1:
-		return "1 byte"
-	case n < 1000:
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1000*1000:
-		return fmt.Sprintf("%.1f kB", float64(n)/1000)
-	}
-	return fmt.Sprintf("%.1f MB", float64(n)/1000/1000)
-}
+func Size(n int) string { return bytesize.String(n) }
 
 func plural(kind string) string {
 	switch kind {

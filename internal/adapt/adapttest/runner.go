@@ -3,6 +3,7 @@ package adapttest
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,6 +97,27 @@ func RunnerTests(t *testing.T, r Runner) {
 			}
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("results (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("a result over its limit", func(t *testing.T) {
+		// The provider is sent the cut text, a success, as the registry
+		// holds every result to its limit whatever runs the call.
+		log := "started\n" + strings.Repeat("a line of the log\n", 5000) + "stopped"
+		reg := toolreg.NewRegistry(toolreg.WithDefaultMaxResultBytes(1000))
+		reg.MustAdd(toolreg.MustNew("read_log", "Reads the log.", func(context.Context, struct{}) (string, error) { return log, nil }))
+		api := r.API(r.Calls("read_log", r.NoArgs), r.Answer("It stopped."))
+		if _, err := r.Run(context.Background(), api, reg, 0); err != nil {
+			t.Fatal(err)
+		}
+		if len(api.Requests) != 2 {
+			t.Fatalf("%d requests", len(api.Requests))
+		}
+		want := reg.Call(context.Background(), "read_log", nil)
+		if want.Cut == nil || len(want.Text) > 1500 {
+			t.Fatalf("the registry did not cut the result: %d bytes", len(want.Text))
+		}
+		if diff := cmp.Diff([]Result{{want.Text, false}}, r.Results(t, api.Requests[1])); diff != "" {
 			t.Errorf("results (-want +got):\n%s", diff)
 		}
 	})
