@@ -332,3 +332,23 @@ func TestStreamInputCopiesEveryField(t *testing.T) {
 		t.Error("no guardrail became one")
 	}
 }
+
+// TestStreamInputInTheModelsOrder: a model writes an input's members in
+// the order it likes and its strings with escapes of its own; the SDK
+// hands the final response back re-encoded (members sorted). The call
+// handed over early and the response's agree, so the run goes on, and
+// the tool runs once, with the input as streamed.
+func TestStreamInputInTheModelsOrder(t *testing.T) {
+	api := fakeBedrock(streamedToolUses("get_weather", `{"unit":"celsius","days":2,"city":"Caf\u00e9 Oslo"}`), streamedAnswer("ok"))
+	run, err := New(adapttest.Registry(nil)).Run(context.Background(), newClient(t, api), converseInput(), nil, streamed(agent.Options{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.Answer() != "ok" {
+		t.Errorf("answer %q", run.Answer())
+	}
+	want := []adapttest.Result{{Text: `{"city":"Café Oslo","days":2,"unit":"celsius"}`}}
+	if diff := cmp.Diff(want, converseResults(t, api.Requests[1])); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -765,13 +766,37 @@ func (s *starter) agrees(calls []toolreg.ToolCall) error {
 }
 
 // sameJSON reports whether a and b are the same arguments: the same bytes,
-// or the same JSON but for white space.
+// the same JSON but for white space, or the same values written another
+// way. A provider's SDK may hand back the final response's arguments
+// re-encoded (Bedrock's document type writes an object's members in sorted
+// order and strings with escapes of its own), so only the values must
+// agree: numbers as written, members by name. The bytes are equal on the
+// usual path; the values are compared only when they are not.
 func sameJSON(a, b json.RawMessage) bool {
 	if bytes.Equal(a, b) {
 		return true
 	}
 	var ca, cb bytes.Buffer
-	return json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes())
+	if json.Compact(&ca, a) == nil && json.Compact(&cb, b) == nil && bytes.Equal(ca.Bytes(), cb.Bytes()) {
+		return true
+	}
+	va, erra := jsonValue(a)
+	vb, errb := jsonValue(b)
+	return erra == nil && errb == nil && reflect.DeepEqual(va, vb)
+}
+
+// jsonValue is raw decoded, its numbers kept as written.
+func jsonValue(raw json.RawMessage) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, errors.New("data after the value")
+	}
+	return v, nil
 }
 
 // stop cancels the calls started early and waits for them to end: at once
