@@ -54,14 +54,6 @@ type listener struct {
 	fn func([]AnyTool)
 }
 
-// snapshot is an immutable view of the tools: Add replaces it, readers
-// never lock.
-type snapshot struct {
-	tools    []AnyTool
-	byName   map[string]AnyTool
-	timeouts bool // a tool has its own timeout (WithTimeout)
-}
-
 // toolTimeout is a tool's own timeout, 0 for none.
 func toolTimeout(t AnyTool) time.Duration {
 	if tt, ok := t.(interface{ Timeout() time.Duration }); ok {
@@ -145,7 +137,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	if r.logger == nil {
 		r.logger = slog.Default()
 	}
-	r.snap.Store(&snapshot{byName: map[string]AnyTool{}})
+	r.snap.Store(&snapshot{})
 	r.chain.Store(&chain{h: HandlerFunc(r.dispatch), refuse: HandlerFunc(refused)})
 	return r
 }
@@ -189,11 +181,6 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.snap.Load()
-	timeouts := old.timeouts
-	byName := make(map[string]AnyTool, len(old.byName)+len(tools))
-	for k, v := range old.byName {
-		byName[k] = v
-	}
 	given := make(map[string]int, len(tools)) // position in tools, by name
 	for i, t := range tools {
 		if t == nil {
@@ -206,16 +193,12 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 		if j, twice := given[name]; twice {
 			return nil, fmt.Errorf("%w: tools %d and %d of this Add call are both named %q; give each tool its own name", ErrDuplicateTool, j+1, i+1, name)
 		}
-		if _, dup := byName[name]; dup {
+		if _, dup := old.lookup(name); dup {
 			return nil, fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
 		}
 		given[name] = i
-		byName[name] = t
-		timeouts = timeouts || toolTimeout(t) > 0
 	}
-	all := make([]AnyTool, 0, len(old.tools)+len(tools))
-	all = append(append(all, old.tools...), tools...)
-	r.snap.Store(&snapshot{tools: all, byName: byName, timeouts: timeouts})
+	r.snap.Store(old.with(tools))
 	return slices.Clone(r.onAdd), nil
 }
 
@@ -251,8 +234,7 @@ func (r *Registry) MustAdd(tools ...AnyTool) {
 
 // Lookup returns the tool registered under name.
 func (r *Registry) Lookup(name string) (AnyTool, bool) {
-	t, ok := r.snapshot().byName[name]
-	return t, ok
+	return r.snapshot().lookup(name)
 }
 
 // Tools lists the registered tools in registration order, for emitting
@@ -320,8 +302,10 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 	timeout := r.timeout
 	if snap.timeouts {
-		if d := toolTimeout(snap.byName[name]); d > 0 && (timeout == 0 || d < timeout) {
-			timeout = d
+		if t, ok := snap.lookup(name); ok {
+			if d := toolTimeout(t); d > 0 && (timeout == 0 || d < timeout) {
+				timeout = d
+			}
 		}
 	}
 	return timeout
@@ -339,7 +323,7 @@ func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 // all.
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
-	t, ok := snap.byName[call.Name]
+	t, ok := snap.lookup(call.Name)
 	if c := callContextOf(ctx); c != nil {
 		c.reached.Store(r)
 	}

@@ -1,0 +1,100 @@
+package toolreg
+
+import (
+	"hash/maphash"
+	"sync/atomic"
+)
+
+// snapshot is the registry's tools at one moment, as its readers see them:
+// Add publishes a new one and readers never lock. Tools are never removed,
+// so a snapshot is extended rather than copied (with): it shares the array
+// of its tools and its name table with the snapshots that come after it,
+// which only append to them. Adding tools one Add at a time thus costs
+// about what adding them in one Add does, however many the registry holds.
+type snapshot struct {
+	tools    []AnyTool // registration order; later snapshots append past len
+	names    *nameTable
+	timeouts bool // a tool has its own timeout (WithTimeout)
+}
+
+// lookup returns the tool of the snapshot named name.
+func (s *snapshot) lookup(name string) (AnyTool, bool) {
+	if s.names == nil {
+		return nil, false
+	}
+	i, ok := s.names.find(name)
+	if !ok || i >= len(s.tools) { // a tool added after this snapshot
+		return nil, false
+	}
+	return s.tools[i], true
+}
+
+// with is s and tools after it. Only the newest snapshot may be extended,
+// under the lock of whoever publishes them, and the names of tools must be
+// new to s and to each other (the caller has checked).
+func (s *snapshot) with(tools []AnyTool) *snapshot {
+	next := &snapshot{tools: append(s.tools, tools...), names: s.names, timeouts: s.timeouts}
+	n := len(next.tools)
+	if next.names == nil || 2*n > len(next.names.slots) {
+		// A new table twice as large, holding every tool: readers of
+		// older snapshots keep the old one. Doubling makes the copying
+		// cost a constant per tool over all the Adds.
+		next.names = newNameTable(2 * n)
+		for i, t := range next.tools {
+			next.names.insert(t.Name(), i)
+		}
+	} else {
+		for i, t := range tools {
+			next.names.insert(t.Name(), n-len(tools)+i)
+		}
+	}
+	for _, t := range tools {
+		next.timeouts = next.timeouts || toolTimeout(t) > 0
+	}
+	return next
+}
+
+// nameTable maps names to their tool's position in the snapshots that
+// share it: an open-addressing hash table whose slots are written once, at
+// most half of them, so that readers can probe it while the newest
+// snapshot's writer fills free slots (a name found at a position past a
+// reader's snapshot is not in that snapshot).
+type nameTable struct {
+	seed  maphash.Seed
+	slots []atomic.Pointer[named]
+}
+
+type named struct {
+	name string
+	at   int // in snapshot.tools
+}
+
+func newNameTable(n int) *nameTable {
+	size := 16
+	for size < n {
+		size *= 2
+	}
+	return &nameTable{seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[named], size)}
+}
+
+func (t *nameTable) find(name string) (int, bool) {
+	mask := uint64(len(t.slots) - 1)
+	for i := maphash.String(t.seed, name) & mask; ; i = (i + 1) & mask {
+		e := t.slots[i].Load()
+		if e == nil {
+			return 0, false
+		}
+		if e.name == name {
+			return e.at, true
+		}
+	}
+}
+
+func (t *nameTable) insert(name string, at int) {
+	mask := uint64(len(t.slots) - 1)
+	i := maphash.String(t.seed, name) & mask
+	for t.slots[i].Load() != nil {
+		i = (i + 1) & mask
+	}
+	t.slots[i].Store(&named{name: name, at: at})
+}
