@@ -7,13 +7,9 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/toolreg/toolreg/internal/suggest"
 )
 
 // DefaultMaxConcurrency bounds how many calls of one CallAll run at once
@@ -248,7 +244,8 @@ func (r *Registry) Len() int { return len(r.snapshot().tools) }
 
 // Call dispatches one call by name, through the middleware. An unknown
 // name is an Output with IsError, an Err wrapping ErrUnknownTool, and a Text
-// listing the available tools, closest first.
+// naming the available tools, closest first: all of them in a registry of
+// at most 20 tools, else the 5 nearest and how many there are.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Output {
 	return r.handle(ctx, ToolCall{Name: name, Arguments: args})
 }
@@ -446,22 +443,4 @@ func (t *turn) grow(i int) {
 		t.pending.Store(false)
 		t.work()
 	}()
-}
-
-func unknownToolOutput(name string, tools []AnyTool) Output {
-	probe := truncate(name, 128) // bounds the distance computation for huge names
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name()
-	}
-	// Closest first, so a misspelt name points at the right tool.
-	sort.SliceStable(names, func(i, j int) bool {
-		return suggest.Distance(probe, names[i]) < suggest.Distance(probe, names[j])
-	})
-	shown := fmt.Sprintf("%q", truncate(name, 64))
-	text := "there is no tool named " + shown
-	if len(names) > 0 {
-		text += "; available tools: " + strings.Join(names, ", ")
-	}
-	return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: %s", ErrUnknownTool, shown)}
 }
