@@ -38,7 +38,7 @@ func (r *Registry) Check(call ToolCall) (out Output, ok bool) {
 	snap := r.snapshot()
 	t, found := snap.lookup(call.Name)
 	if !found {
-		return unknownToolOutput(call.Name, snap.tools), false
+		return unknownToolOutput(call.Name, snap.names), false
 	}
 	if c, can := t.(interface {
 		Check(json.RawMessage) (Output, bool)

@@ -177,7 +177,11 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.snap.Load()
-	given := make(map[string]int, len(tools)) // position in tools, by name
+	names := make([]string, len(tools))
+	var given map[string]int // position in tools, by name, for a batch too long to search
+	if len(tools) > 8 {
+		given = make(map[string]int, len(tools))
+	}
 	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("%w: tool %d of %d is nil", ErrInvalidDeclaration, i+1, len(tools))
@@ -186,16 +190,30 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 		if err := ValidName(name); err != nil {
 			return nil, err
 		}
-		if j, twice := given[name]; twice {
+		if j, twice := earlier(names[:i], name, given); twice {
 			return nil, fmt.Errorf("%w: tools %d and %d of this Add call are both named %q; give each tool its own name", ErrDuplicateTool, j+1, i+1, name)
 		}
 		if _, dup := old.lookup(name); dup {
 			return nil, fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
 		}
-		given[name] = i
+		names[i] = name
+		if given != nil {
+			given[name] = i
+		}
 	}
-	r.snap.Store(old.with(tools))
+	r.snap.Store(old.with(tools, names))
 	return slices.Clone(r.onAdd), nil
+}
+
+// earlier is the position of the tool named name among before, through
+// given when there is one.
+func earlier(before []string, name string, given map[string]int) (int, bool) {
+	if given != nil {
+		j, ok := given[name]
+		return j, ok
+	}
+	j := slices.Index(before, name)
+	return j, j >= 0
 }
 
 // OnAdd calls fn after every successful Add with the tools it added, on
@@ -325,7 +343,7 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 		c.reached.Store(r)
 	}
 	if !ok {
-		return unknownToolOutput(call.Name, snap.tools)
+		return unknownToolOutput(call.Name, snap.names)
 	}
 	if rt, ok := t.(registered); ok && rt.bare() == t {
 		return rt.invokeFrom(ctx, r, call.Arguments)

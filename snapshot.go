@@ -13,40 +13,47 @@ import (
 // about what adding them in one Add does, however many the registry holds.
 type snapshot struct {
 	tools    []AnyTool // registration order; later snapshots append past len
-	names    *nameTable
+	names    []string  // names[i] is the name tools[i] was added under
+	index    *nameTable
 	timeouts bool // a tool has its own timeout (WithTimeout)
 }
 
 // lookup returns the tool of the snapshot named name.
 func (s *snapshot) lookup(name string) (AnyTool, bool) {
-	if s.names == nil {
+	if s.index == nil {
 		return nil, false
 	}
-	i, ok := s.names.find(name)
+	i, ok := s.index.find(name)
 	if !ok || i >= len(s.tools) { // a tool added after this snapshot
 		return nil, false
 	}
 	return s.tools[i], true
 }
 
-// with is s and tools after it. Only the newest snapshot may be extended,
-// under the lock of whoever publishes them, and the names of tools must be
-// new to s and to each other (the caller has checked).
-func (s *snapshot) with(tools []AnyTool) *snapshot {
-	next := &snapshot{tools: append(s.tools, tools...), names: s.names, timeouts: s.timeouts}
+// with is s and tools after it, named names (each tool's Name, read once:
+// a tool whose Name changes stays under the name it was added with). Only
+// the newest snapshot may be extended, under the lock of whoever publishes
+// them, and names must be new to s and to each other (the caller has
+// checked).
+func (s *snapshot) with(tools []AnyTool, names []string) *snapshot {
+	next := &snapshot{tools: append(s.tools, tools...), names: append(s.names, names...), index: s.index, timeouts: s.timeouts}
 	n := len(next.tools)
-	if next.names == nil || 2*n > len(next.names.slots) {
-		// A new table twice as large, holding every tool: readers of
-		// older snapshots keep the old one. Doubling makes the copying
-		// cost a constant per tool over all the Adds.
-		next.names = newNameTable(2 * n)
-		for i, t := range next.tools {
-			next.names.insert(t.Name(), i)
+	if next.index == nil || 2*n > len(next.index.slots) {
+		// A new table twice as large: readers of older snapshots keep
+		// the old one. Doubling makes the copying cost a constant per
+		// tool over all the Adds.
+		grown := newNameTable(2 * n)
+		if next.index != nil {
+			for i := range next.index.slots {
+				if e := next.index.slots[i].Load(); e != nil {
+					grown.insert(e)
+				}
+			}
 		}
-	} else {
-		for i, t := range tools {
-			next.names.insert(t.Name(), n-len(tools)+i)
-		}
+		next.index = grown
+	}
+	for i, name := range names {
+		next.index.insert(&named{name: name, at: n - len(names) + i})
 	}
 	for _, t := range tools {
 		next.timeouts = next.timeouts || toolTimeout(t) > 0
@@ -90,11 +97,11 @@ func (t *nameTable) find(name string) (int, bool) {
 	}
 }
 
-func (t *nameTable) insert(name string, at int) {
+func (t *nameTable) insert(e *named) {
 	mask := uint64(len(t.slots) - 1)
-	i := maphash.String(t.seed, name) & mask
+	i := maphash.String(t.seed, e.name) & mask
 	for t.slots[i].Load() != nil {
 		i = (i + 1) & mask
 	}
-	t.slots[i].Store(&named{name: name, at: at})
+	t.slots[i].Store(e)
 }

@@ -74,14 +74,15 @@ func (r *Registry) snapshot() *snapshot {
 		return c.snap
 	}
 	var kept []AnyTool
-	for _, t := range from.tools[len(c.from.tools):] {
-		if v.keep(t) {
-			kept = append(kept, t)
+	var names []string
+	for i := len(c.from.tools); i < len(from.tools); i++ {
+		if v.keep(from.tools[i]) {
+			kept, names = append(kept, from.tools[i]), append(names, from.names[i])
 		}
 	}
 	snap := c.snap
 	if len(kept) > 0 {
-		snap = snap.with(kept)
+		snap = snap.with(kept, names)
 	}
 	v.cache.Store(&viewCache{from: from, snap: snap})
 	return snap
@@ -90,7 +91,7 @@ func (r *Registry) snapshot() *snapshot {
 func (v *view) handle(ctx context.Context, call ToolCall) Output {
 	snap := (&Registry{view: v}).snapshot()
 	if _, ok := snap.lookup(call.Name); !ok {
-		return unknownToolOutput(call.Name, snap.tools)
+		return unknownToolOutput(call.Name, snap.names)
 	}
 	return v.parent.handle(ctx, call)
 }
