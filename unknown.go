@@ -2,8 +2,6 @@ package toolreg
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/toolreg/toolreg/internal/suggest"
 )
@@ -15,14 +13,6 @@ import (
 // suggest.NearestShown nearest and how many there are, so that the text
 // and the work stay small in a registry of thousands.
 func unknownToolOutput(name string, names []string) Output {
-	shown := fmt.Sprintf("%q", truncate(name, 64))
-	text := "there is no tool named " + shown
-	switch list, all := suggest.Listing(name, slices.Values(names), len(names)); {
-	case len(list) == 0:
-	case all:
-		text += "; available tools: " + strings.Join(list, ", ")
-	default:
-		text += fmt.Sprintf("; there are %d tools, the nearest to this name: %s", len(names), strings.Join(list, ", "))
-	}
+	text, shown := suggest.UnknownTool(name, names)
 	return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: %s", ErrUnknownTool, shown)}
 }

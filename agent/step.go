@@ -3,6 +3,7 @@ package agent
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	"github.com/toolreg/toolreg"
 )
@@ -19,7 +20,8 @@ type Step struct {
 	Choice ToolChoice
 
 	reg   *toolreg.Registry
-	tools []string // offered, in the registry's order
+	tools []string                            // offered, in the registry's order
+	set   atomic.Pointer[map[string]struct{}] // tools as a set, once asked for; nil after a change
 }
 
 // NewStep is the step number of a run over reg, offering every tool: the
@@ -41,7 +43,7 @@ func (s *Step) Only(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = s.filter(func(n string) bool { return slices.Contains(names, n) })
+	s.offer(s.filter(member(names)))
 	return nil
 }
 
@@ -50,7 +52,7 @@ func (s *Step) Hide(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = slices.DeleteFunc(s.tools, func(n string) bool { return slices.Contains(names, n) })
+	s.offer(slices.DeleteFunc(s.tools, member(names)))
 	return nil
 }
 
@@ -59,8 +61,8 @@ func (s *Step) Add(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	offered := append(slices.Clone(s.tools), names...)
-	s.tools = s.filter(func(n string) bool { return slices.Contains(offered, n) })
+	added := member(names)
+	s.offer(s.filter(func(n string) bool { return s.offers(n) || added(n) }))
 	return nil
 }
 
@@ -68,11 +70,53 @@ func (s *Step) Add(names ...string) error {
 // (toolreg.WithTags).
 func (s *Step) OnlyTagged(tags ...string) {
 	keep := toolreg.Tagged(tags...)
-	offered := slices.Clone(s.tools)
-	s.tools = s.filter(func(n string) bool {
+	s.offer(s.filter(func(n string) bool {
 		t, _ := s.reg.Lookup(n)
-		return slices.Contains(offered, n) && keep(t)
-	})
+		return s.offers(n) && keep(t)
+	}))
+}
+
+// offer makes tools the step's offer.
+func (s *Step) offer(tools []string) {
+	s.tools = tools
+	s.set.Store(nil)
+}
+
+// offers reports whether the step offers the named tool: through a set
+// made on first use for a long list, so that checking every call of a
+// turn, or listing what the step allows, stays linear in the registry's
+// size.
+func (s *Step) offers(name string) bool {
+	if len(s.tools) <= 16 {
+		return slices.Contains(s.tools, name)
+	}
+	set := s.set.Load()
+	if set == nil {
+		m := make(map[string]struct{}, len(s.tools))
+		for _, n := range s.tools {
+			m[n] = struct{}{}
+		}
+		set = &m
+		s.set.Store(set)
+	}
+	_, ok := (*set)[name]
+	return ok
+}
+
+// member reports whether a name is one of names: through a set for a long
+// list.
+func member(names []string) func(string) bool {
+	if len(names) <= 16 {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	set := make(map[string]struct{}, len(names))
+	for _, n := range names {
+		set[n] = struct{}{}
+	}
+	return func(n string) bool {
+		_, ok := set[n]
+		return ok
+	}
 }
 
 // filter lists the registry's tools that keep accepts, in its order.
@@ -149,9 +193,9 @@ func (s *Step) Allows(name string) bool {
 	case ChoiceNone:
 		return false
 	case ChoiceTool:
-		return name == s.Choice.Tool && slices.Contains(s.tools, name)
+		return name == s.Choice.Tool && s.offers(name)
 	}
-	return slices.Contains(s.tools, name)
+	return s.offers(name)
 }
 
 // Allowed lists the tools the model may call in this step (Allows).

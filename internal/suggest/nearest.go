@@ -1,8 +1,11 @@
 package suggest
 
 import (
+	"fmt"
 	"iter"
 	"slices"
+	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -184,4 +187,34 @@ func within(a, b []rune, limit int, rows []int) (int, []int) {
 		prev, cur = cur, prev
 	}
 	return prev[m], rows
+}
+
+// ListTools names the tools a model may call after it called name, for
+// the end of an error text: every one, closest first, when there are at
+// most ListAll ("<all>: a, b, c"), else the NearestShown nearest and how
+// many there are ("there are 100 <many>, the nearest to this name: a, b");
+// "" for none.
+func ListTools(name string, names []string, all, many string) string {
+	switch list, whole := Listing(name, slices.Values(names), len(names)); {
+	case len(list) == 0:
+		return ""
+	case whole:
+		return all + ": " + strings.Join(list, ", ")
+	default:
+		return fmt.Sprintf("there are %d %s, the nearest to this name: %s", len(names), many, strings.Join(list, ", "))
+	}
+}
+
+// UnknownTool is the text of a call of a tool named name that is none of
+// names, and name as the text shows it (quoted, bounded).
+func UnknownTool(name string, names []string) (text, shown string) {
+	shown = strconv.Quote(name)
+	if len(name) > 64 {
+		shown = strconv.Quote(name[:64] + "…")
+	}
+	text = "there is no tool named " + shown
+	if list := ListTools(name, names, "available tools", "tools"); list != "" {
+		text += "; " + list
+	}
+	return text, shown
 }
