@@ -23,11 +23,11 @@ func (s *snapshot) lookup(name string) (AnyTool, bool) {
 	if s.index == nil {
 		return nil, false
 	}
-	i, ok := s.index.find(name)
-	if !ok || i >= len(s.tools) { // a tool added after this snapshot
+	e := s.index.find(name)
+	if e == nil || e.at >= len(s.tools) { // a tool added after this snapshot
 		return nil, false
 	}
-	return s.tools[i], true
+	return e.tool, true
 }
 
 // with is s and tools after it, named names (each tool's Name, read once:
@@ -52,8 +52,10 @@ func (s *snapshot) with(tools []AnyTool, names []string) *snapshot {
 		}
 		next.index = grown
 	}
+	entries := make([]named, len(names)) // one allocation for the batch
 	for i, name := range names {
-		next.index.insert(&named{name: name, at: n - len(names) + i})
+		entries[i] = named{name: name, at: n - len(names) + i, tool: tools[i]}
+		next.index.insert(&entries[i])
 	}
 	for _, t := range tools {
 		next.timeouts = next.timeouts || toolTimeout(t) > 0
@@ -74,6 +76,7 @@ type nameTable struct {
 type named struct {
 	name string
 	at   int // in snapshot.tools
+	tool AnyTool
 }
 
 func newNameTable(n int) *nameTable {
@@ -84,15 +87,11 @@ func newNameTable(n int) *nameTable {
 	return &nameTable{seed: maphash.MakeSeed(), slots: make([]atomic.Pointer[named], size)}
 }
 
-func (t *nameTable) find(name string) (int, bool) {
+func (t *nameTable) find(name string) *named {
 	mask := uint64(len(t.slots) - 1)
 	for i := maphash.String(t.seed, name) & mask; ; i = (i + 1) & mask {
-		e := t.slots[i].Load()
-		if e == nil {
-			return 0, false
-		}
-		if e.name == name {
-			return e.at, true
+		if e := t.slots[i].Load(); e == nil || e.name == name {
+			return e
 		}
 	}
 }

@@ -3,7 +3,6 @@ package agent
 import (
 	"fmt"
 	"slices"
-	"sync/atomic"
 
 	"github.com/toolreg/toolreg"
 )
@@ -20,8 +19,7 @@ type Step struct {
 	Choice ToolChoice
 
 	reg   *toolreg.Registry
-	tools []string                            // offered, in the registry's order
-	set   atomic.Pointer[map[string]struct{}] // tools as a set, once asked for; nil after a change
+	tools []string // offered, in the registry's order
 }
 
 // NewStep is the step number of a run over reg, offering every tool: the
@@ -43,7 +41,7 @@ func (s *Step) Only(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.offer(s.filter(member(names)))
+	s.tools = s.filter(member(names))
 	return nil
 }
 
@@ -52,7 +50,7 @@ func (s *Step) Hide(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.offer(slices.DeleteFunc(s.tools, member(names)))
+	s.tools = slices.DeleteFunc(s.tools, member(names))
 	return nil
 }
 
@@ -61,8 +59,8 @@ func (s *Step) Add(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	added := member(names)
-	s.offer(s.filter(func(n string) bool { return s.offers(n) || added(n) }))
+	offered := member(append(slices.Clone(s.tools), names...))
+	s.tools = s.filter(offered)
 	return nil
 }
 
@@ -70,41 +68,16 @@ func (s *Step) Add(names ...string) error {
 // (toolreg.WithTags).
 func (s *Step) OnlyTagged(tags ...string) {
 	keep := toolreg.Tagged(tags...)
-	s.offer(s.filter(func(n string) bool {
+	offered := member(s.tools)
+	s.tools = s.filter(func(n string) bool {
 		t, _ := s.reg.Lookup(n)
-		return s.offers(n) && keep(t)
-	}))
-}
-
-// offer makes tools the step's offer.
-func (s *Step) offer(tools []string) {
-	s.tools = tools
-	s.set.Store(nil)
-}
-
-// offers reports whether the step offers the named tool: through a set
-// made on first use for a long list, so that checking every call of a
-// turn, or listing what the step allows, stays linear in the registry's
-// size.
-func (s *Step) offers(name string) bool {
-	if len(s.tools) <= 16 {
-		return slices.Contains(s.tools, name)
-	}
-	set := s.set.Load()
-	if set == nil {
-		m := make(map[string]struct{}, len(s.tools))
-		for _, n := range s.tools {
-			m[n] = struct{}{}
-		}
-		set = &m
-		s.set.Store(set)
-	}
-	_, ok := (*set)[name]
-	return ok
+		return offered(n) && keep(t)
+	})
 }
 
 // member reports whether a name is one of names: through a set for a long
-// list.
+// list, so that a filter of a step of thousands of tools stays linear in
+// the registry's size.
 func member(names []string) func(string) bool {
 	if len(names) <= 16 {
 		return func(n string) bool { return slices.Contains(names, n) }
@@ -193,18 +166,24 @@ func (s *Step) Allows(name string) bool {
 	case ChoiceNone:
 		return false
 	case ChoiceTool:
-		return name == s.Choice.Tool && s.offers(name)
+		return name == s.Choice.Tool && slices.Contains(s.tools, name)
 	}
-	return s.offers(name)
+	return slices.Contains(s.tools, name)
 }
 
 // Allowed lists the tools the model may call in this step (Allows).
 func (s *Step) Allowed() []string {
-	var out []string
-	for _, n := range s.tools {
-		if s.Allows(n) {
-			out = append(out, n)
+	switch s.Choice.Mode {
+	case ChoiceNone:
+		return nil
+	case ChoiceTool:
+		if slices.Contains(s.tools, s.Choice.Tool) {
+			return []string{s.Choice.Tool}
 		}
+		return nil
 	}
-	return out
+	if len(s.tools) == 0 {
+		return nil
+	}
+	return slices.Clone(s.tools)
 }

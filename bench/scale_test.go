@@ -53,8 +53,9 @@ func scaleMisspelt(tools []toolreg.AnyTool) string {
 // BenchmarkScale measures a registry of 10, 1,000 and 100,000 tools: adding
 // them one Add at a time and in one Add (ns/tool is ns/op ÷ tools), Lookup,
 // Call of a known tool and of an unknown name (text-bytes is the length of
-// the Output the model reads), and what a runner does before each model
-// call: agent.NewStep and the definitions of toolopenai.Chat.Tools.
+// the Output the model reads), Registry.Tools, and what a runner does
+// before each model call: agent.NewStep alone, and with the definitions of
+// toolopenai.Chat.Tools (Step).
 func BenchmarkScale(b *testing.B) {
 	ctx := context.Background()
 	for _, n := range scaleSizes {
@@ -113,6 +114,22 @@ func BenchmarkScale(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(len(out.Text)), "text-bytes")
+		})
+		b.Run("Tools/"+size, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if len(reg.Tools()) != n {
+					b.Fatal("tools missing")
+				}
+			}
+		})
+		b.Run("NewStep/"+size, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if !agent.NewStep(1, reg).Allows(toolName) {
+					b.Fatal("the step does not allow the tool")
+				}
+			}
 		})
 		b.Run("Step/"+size, func(b *testing.B) {
 			b.ReportAllocs()
