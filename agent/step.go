@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/nameset"
 )
 
 // Step is one model call of a run, as PrepareStep sees it: which tools the
@@ -41,7 +42,7 @@ func (s *Step) Only(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = s.filter(member(names))
+	s.tools = s.filter(nameset.Of(names))
 	return nil
 }
 
@@ -50,7 +51,7 @@ func (s *Step) Hide(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = slices.DeleteFunc(s.tools, member(names))
+	s.tools = slices.DeleteFunc(s.tools, nameset.Of(names))
 	return nil
 }
 
@@ -59,7 +60,7 @@ func (s *Step) Add(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	offered := member(append(slices.Clone(s.tools), names...))
+	offered := nameset.Of(append(slices.Clone(s.tools), names...))
 	s.tools = s.filter(offered)
 	return nil
 }
@@ -68,28 +69,11 @@ func (s *Step) Add(names ...string) error {
 // (toolreg.WithTags).
 func (s *Step) OnlyTagged(tags ...string) {
 	keep := toolreg.Tagged(tags...)
-	offered := member(s.tools)
+	offered := nameset.Of(s.tools)
 	s.tools = s.filter(func(n string) bool {
 		t, _ := s.reg.Lookup(n)
 		return offered(n) && keep(t)
 	})
-}
-
-// member reports whether a name is one of names: through a set for a long
-// list, so that a filter of a step of thousands of tools stays linear in
-// the registry's size.
-func member(names []string) func(string) bool {
-	if len(names) <= 16 {
-		return func(n string) bool { return slices.Contains(names, n) }
-	}
-	set := make(map[string]struct{}, len(names))
-	for _, n := range names {
-		set[n] = struct{}{}
-	}
-	return func(n string) bool {
-		_, ok := set[n]
-		return ok
-	}
 }
 
 // filter lists the registry's tools that keep accepts, in its order.

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/nameset"
 )
 
 // Defs holds the tools of a registry as one provider takes them: each
@@ -87,19 +88,7 @@ func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
 // Named reports whether a name is one of names (a step's tools): through a
 // set for a long list, so that picking a step's tools out of a large
 // registry on every model call stays linear in the registry's size.
-func Named(names []string) func(string) bool {
-	if len(names) <= 16 {
-		return func(n string) bool { return slices.Contains(names, n) }
-	}
-	set := make(map[string]struct{}, len(names))
-	for _, n := range names {
-		set[n] = struct{}{}
-	}
-	return func(n string) bool {
-		_, ok := set[n]
-		return ok
-	}
-}
+func Named(names []string) func(string) bool { return nameset.Of(names) }
 
 // StepTools keeps the definitions a run's model call last sent, with the
 // names of the step's tools: a step that offers the same tools as the last
