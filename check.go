@@ -36,9 +36,9 @@ func (t *Tool[A, R]) MaxArgumentBytes() int { return t.opts.limits.MaxBytes }
 // host, so that nobody approves a call the tool then refuses.
 func (r *Registry) Check(call ToolCall) (out Output, ok bool) {
 	snap := r.snapshot()
-	t, found := snap.byName[call.Name]
+	t, found := snap.lookup(call.Name)
 	if !found {
-		return unknownToolOutput(call.Name, snap.tools), false
+		return unknownToolOutput(call.Name, snap.names), false
 	}
 	if c, can := t.(interface {
 		Check(json.RawMessage) (Output, bool)
@@ -60,7 +60,7 @@ func (r *Registry) MaxConcurrency() int { return r.root().concurrency }
 // streaming runner ends a stream whose call's arguments grow past it,
 // rather than read them whole and refuse them after.
 func (r *Registry) MaxArgumentBytes(name string) int {
-	if t, ok := r.snapshot().byName[name]; ok {
+	if t, ok := r.snapshot().lookup(name); ok {
 		if m, ok := t.(interface{ MaxArgumentBytes() int }); ok && m.MaxArgumentBytes() > 0 {
 			return m.MaxArgumentBytes()
 		}

@@ -7,13 +7,9 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
-	"github.com/toolreg/toolreg/internal/suggest"
 )
 
 // DefaultMaxConcurrency bounds how many calls of one CallAll run at once
@@ -54,14 +50,6 @@ type chain struct {
 type listener struct {
 	id int
 	fn func([]AnyTool)
-}
-
-// snapshot is an immutable view of the tools: Add replaces it, readers
-// never lock.
-type snapshot struct {
-	tools    []AnyTool
-	byName   map[string]AnyTool
-	timeouts bool // a tool has its own timeout (WithTimeout)
 }
 
 // toolTimeout is a tool's own timeout, 0 for none.
@@ -147,7 +135,7 @@ func NewRegistry(opts ...RegistryOption) *Registry {
 	if r.logger == nil {
 		r.logger = slog.Default()
 	}
-	r.snap.Store(&snapshot{byName: map[string]AnyTool{}})
+	r.snap.Store(&snapshot{})
 	r.chain.Store(&chain{h: HandlerFunc(r.dispatch), refuse: HandlerFunc(refused)})
 	return r
 }
@@ -159,7 +147,8 @@ func (r *Registry) Abandoned() int { return int(r.root().abandoned.Load()) }
 // Add registers tools. A nil tool, an invalid name or a name already taken
 // (in the registry or twice in tools) is an error, and then nothing is
 // added. Errors wrap ErrInvalidDeclaration (an invalid name also
-// ErrInvalidName) or ErrDuplicateTool.
+// ErrInvalidName) or ErrDuplicateTool. Adding tools one Add at a time
+// costs about what adding them in one Add does, in a registry of any size.
 func (r *Registry) Add(tools ...AnyTool) error {
 	if r.view != nil {
 		return fmt.Errorf("%w: a view of a registry cannot add tools; add them to the registry it views", ErrInvalidDeclaration)
@@ -191,12 +180,11 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	old := r.snap.Load()
-	timeouts := old.timeouts
-	byName := make(map[string]AnyTool, len(old.byName)+len(tools))
-	for k, v := range old.byName {
-		byName[k] = v
+	names := make([]string, len(tools))
+	var given map[string]int // position in tools, by name, for a batch too long to search
+	if len(tools) > 8 {
+		given = make(map[string]int, len(tools))
 	}
-	given := make(map[string]int, len(tools)) // position in tools, by name
 	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("%w: tool %d of %d is nil", ErrInvalidDeclaration, i+1, len(tools))
@@ -205,20 +193,30 @@ func (r *Registry) add(tools []AnyTool) ([]listener, error) {
 		if err := ValidName(name); err != nil {
 			return nil, err
 		}
-		if j, twice := given[name]; twice {
+		if j, twice := earlier(names[:i], name, given); twice {
 			return nil, fmt.Errorf("%w: tools %d and %d of this Add call are both named %q; give each tool its own name", ErrDuplicateTool, j+1, i+1, name)
 		}
-		if _, dup := byName[name]; dup {
+		if _, dup := old.lookup(name); dup {
 			return nil, fmt.Errorf("%w: a tool named %q is already registered", ErrDuplicateTool, name)
 		}
-		given[name] = i
-		byName[name] = t
-		timeouts = timeouts || toolTimeout(t) > 0
+		names[i] = name
+		if given != nil {
+			given[name] = i
+		}
 	}
-	all := make([]AnyTool, 0, len(old.tools)+len(tools))
-	all = append(append(all, old.tools...), tools...)
-	r.snap.Store(&snapshot{tools: all, byName: byName, timeouts: timeouts})
+	r.snap.Store(old.with(tools, names))
 	return slices.Clone(r.onAdd), nil
+}
+
+// earlier is the position of the tool named name among before, through
+// given when there is one.
+func earlier(before []string, name string, given map[string]int) (int, bool) {
+	if given != nil {
+		j, ok := given[name]
+		return j, ok
+	}
+	j := slices.Index(before, name)
+	return j, j >= 0
 }
 
 // OnAdd calls fn after every successful Add with the tools it added, on
@@ -253,8 +251,7 @@ func (r *Registry) MustAdd(tools ...AnyTool) {
 
 // Lookup returns the tool registered under name.
 func (r *Registry) Lookup(name string) (AnyTool, bool) {
-	t, ok := r.snapshot().byName[name]
-	return t, ok
+	return r.snapshot().lookup(name)
 }
 
 // Tools lists the registered tools in registration order, for emitting
@@ -268,7 +265,8 @@ func (r *Registry) Len() int { return len(r.snapshot().tools) }
 
 // Call dispatches one call by name, through the middleware. An unknown
 // name is an Output with IsError, an Err wrapping ErrUnknownTool, and a Text
-// listing the available tools, closest first.
+// naming the available tools, closest first: all of them in a registry of
+// at most 20 tools, else the 5 nearest and how many there are.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Output {
 	return r.handle(ctx, ToolCall{Name: name, Arguments: args})
 }
@@ -322,8 +320,10 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 	timeout := r.timeout
 	if snap.timeouts {
-		if d := toolTimeout(snap.byName[name]); d > 0 && (timeout == 0 || d < timeout) {
-			timeout = d
+		if t, ok := snap.lookup(name); ok {
+			if d := toolTimeout(t); d > 0 && (timeout == 0 || d < timeout) {
+				timeout = d
+			}
 		}
 	}
 	return timeout
@@ -341,12 +341,12 @@ func (r *Registry) timeoutOf(snap *snapshot, name string) time.Duration {
 // all. Every result is then held to its result limit (see limitResult).
 func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	snap := r.snap.Load()
-	t, ok := snap.byName[call.Name]
+	t, ok := snap.lookup(call.Name)
 	if c := callContextOf(ctx); c != nil {
 		c.reached.Store(r)
 	}
 	if !ok {
-		return r.limitResult(ctx, call, nil, unknownToolOutput(call.Name, snap.tools))
+		return r.limitResult(ctx, call, nil, unknownToolOutput(call.Name, snap.names))
 	}
 	return r.limitResult(ctx, call, t, r.invokeTool(ctx, snap, t, call))
 }
@@ -469,22 +469,4 @@ func (t *turn) grow(i int) {
 		t.pending.Store(false)
 		t.work()
 	}()
-}
-
-func unknownToolOutput(name string, tools []AnyTool) Output {
-	probe := truncate(name, 128) // bounds the distance computation for huge names
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name()
-	}
-	// Closest first, so a misspelt name points at the right tool.
-	sort.SliceStable(names, func(i, j int) bool {
-		return suggest.Distance(probe, names[i]) < suggest.Distance(probe, names[j])
-	})
-	shown := fmt.Sprintf("%q", truncate(name, 64))
-	text := "there is no tool named " + shown
-	if len(names) > 0 {
-		text += "; available tools: " + strings.Join(names, ", ")
-	}
-	return Output{Text: text, IsError: true, Err: fmt.Errorf("%w: %s", ErrUnknownTool, shown)}
 }

@@ -236,7 +236,7 @@ func TestResultLimit(t *testing.T) {
 		t.Errorf("summary: %q, structured %d, cut %+v", out.Text, len(out.Structured), out.Cut)
 	}
 	// An unknown tool's text is held to the registry's limit.
-	many := NewRegistry(WithDefaultMaxResultBytes(1000))
+	many := NewRegistry(WithDefaultMaxResultBytes(100))
 	for i := range 200 {
 		many.MustAdd(MustNew(fmt.Sprintf("tool_with_a_long_name_%d", i), "A tool.", text(1)))
 	}

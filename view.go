@@ -3,6 +3,7 @@ package toolreg
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 )
 
@@ -41,6 +42,7 @@ type view struct {
 	parent *Registry
 	keep   func(AnyTool) bool
 	cache  atomic.Pointer[viewCache]
+	mu     sync.Mutex // serialises extending the cache
 }
 
 // viewCache is the view's snapshot, made from one snapshot of the parent.
@@ -49,22 +51,38 @@ type viewCache struct {
 }
 
 // snapshot is the registry's current tools: its own, or for a view its
-// parent's that it keeps, filtered once per change of the parent.
+// parent's that it keeps. A view filters only the tools added to its
+// parent since it last looked (the parent's snapshots only grow), so that
+// a view in use while tools are added one at a time costs what the
+// parent's Adds do, not a filtering of every tool per Add.
 func (r *Registry) snapshot() *snapshot {
 	if r.view == nil {
 		return r.snap.Load()
 	}
 	v := r.view
-	from := v.parent.snap.Load()
-	if c := v.cache.Load(); c != nil && c.from == from {
+	if c := v.cache.Load(); c != nil && c.from == v.parent.snap.Load() {
 		return c.snap
 	}
-	snap := &snapshot{byName: map[string]AnyTool{}}
-	for _, t := range from.tools {
-		if v.keep(t) {
-			snap.tools = append(snap.tools, t)
-			snap.byName[t.Name()] = t
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	from := v.parent.snap.Load() // the newest: a view may see more than a reader asked for, never less
+	c := v.cache.Load()
+	if c == nil {
+		c = &viewCache{from: &snapshot{}, snap: &snapshot{}}
+	}
+	if c.from == from {
+		return c.snap
+	}
+	var kept []AnyTool
+	var names []string
+	for i := len(c.from.tools); i < len(from.tools); i++ {
+		if v.keep(from.tools[i]) {
+			kept, names = append(kept, from.tools[i]), append(names, from.names[i])
 		}
+	}
+	snap := c.snap
+	if len(kept) > 0 {
+		snap = snap.with(kept, names)
 	}
 	v.cache.Store(&viewCache{from: from, snap: snap})
 	return snap
@@ -72,8 +90,8 @@ func (r *Registry) snapshot() *snapshot {
 
 func (v *view) handle(ctx context.Context, call ToolCall) Output {
 	snap := (&Registry{view: v}).snapshot()
-	if _, ok := snap.byName[call.Name]; !ok {
-		return v.parent.limitResult(ctx, call, nil, unknownToolOutput(call.Name, snap.tools))
+	if _, ok := snap.lookup(call.Name); !ok {
+		return v.parent.limitResult(ctx, call, nil, unknownToolOutput(call.Name, snap.names))
 	}
 	return v.parent.handle(ctx, call)
 }

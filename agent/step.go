@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/nameset"
 )
 
 // Step is one model call of a run, as PrepareStep sees it: which tools the
@@ -108,7 +109,7 @@ func (s *Step) Only(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = s.filter(func(n string) bool { return slices.Contains(names, n) })
+	s.tools = s.filter(nameset.Of(names))
 	return nil
 }
 
@@ -117,7 +118,7 @@ func (s *Step) Hide(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = slices.DeleteFunc(s.tools, func(n string) bool { return slices.Contains(names, n) })
+	s.tools = slices.DeleteFunc(s.tools, nameset.Of(names))
 	return nil
 }
 
@@ -126,8 +127,8 @@ func (s *Step) Add(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	offered := append(slices.Clone(s.tools), names...)
-	s.tools = s.filter(func(n string) bool { return slices.Contains(offered, n) })
+	offered := nameset.Of(append(slices.Clone(s.tools), names...))
+	s.tools = s.filter(offered)
 	return nil
 }
 
@@ -135,12 +136,12 @@ func (s *Step) Add(names ...string) error {
 // (toolreg.WithTags).
 func (s *Step) OnlyTagged(tags ...string) {
 	keep := toolreg.Tagged(tags...)
-	offered := slices.Clone(s.tools)
+	offered := nameset.Of(s.tools)
 	s.tools = s.filter(func(n string) bool {
 		t, ok := s.reg.Lookup(n)
 		// The loop's own tools stay: the tool search finds tagged tools
 		// too.
-		return slices.Contains(offered, n) && (!ok || keep(t))
+		return offered(n) && (!ok || keep(t))
 	})
 }
 
@@ -235,11 +236,17 @@ func (s *Step) Allows(name string) bool {
 
 // Allowed lists the tools the model may call in this step (Allows).
 func (s *Step) Allowed() []string {
-	var out []string
-	for _, n := range s.tools {
-		if s.Allows(n) {
-			out = append(out, n)
+	switch s.Choice.Mode {
+	case ChoiceNone:
+		return nil
+	case ChoiceTool:
+		if slices.Contains(s.tools, s.Choice.Tool) {
+			return []string{s.Choice.Tool}
 		}
+		return nil
 	}
-	return out
+	if len(s.tools) == 0 {
+		return nil
+	}
+	return slices.Clone(s.tools)
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/internal/nameset"
 )
 
 // Defs holds the tools of a registry as one provider takes them: each
@@ -78,19 +79,7 @@ func (d *Defs[E]) All() ([]toolreg.AnyTool, []E, error) {
 // Named reports whether a name is one of names (a step's tools): through a
 // set for a long list, so that picking a step's tools out of a large
 // registry on every model call stays linear in the registry's size.
-func Named(names []string) func(string) bool {
-	if len(names) <= 16 {
-		return func(n string) bool { return slices.Contains(names, n) }
-	}
-	set := make(map[string]struct{}, len(names))
-	for _, n := range names {
-		set[n] = struct{}{}
-	}
-	return func(n string) bool {
-		_, ok := set[n]
-		return ok
-	}
-}
+func Named(names []string) func(string) bool { return nameset.Of(names) }
 
 // Of returns the definitions of tools, in their order: a step's declared
 // tools (agent.Step.Declared), which may hold the loop's own beside the

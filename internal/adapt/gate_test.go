@@ -460,3 +460,33 @@ func TestAnUnknownToolListsWhatTheStepAllows(t *testing.T) {
 		t.Errorf("the model reads (-want +got):\n%s", diff)
 	}
 }
+
+// TestRefusalsInAStepOfManyTools: a step that allows thousands of tools
+// names the nearest few of them and how many there are, for an unknown
+// tool and for one the step does not offer.
+func TestRefusalsInAStepOfManyTools(t *testing.T) {
+	reg := toolreg.NewRegistry()
+	for i := range 5000 {
+		reg.MustAdd(toolreg.MustNew(fmt.Sprintf("tool_%d", i), "A tool.", func(context.Context, struct{}) (string, error) { return "ok", nil }))
+	}
+	p := &script{replies: [][]toolreg.ToolCall{{call("1", "tool_x17", `{}`), call("2", "tool_17", `{}`)}, {}}}
+	var results []string
+	r := newRun(reg, p, agent.Options{
+		PrepareStep: func(_ context.Context, s *agent.Step) error { return s.Hide("tool_17", "tool_1") },
+		OnEvent: func(e agent.Event) {
+			if e.Kind == agent.CallResult {
+				results = append(results, e.Output.Text)
+			}
+		},
+	})
+	if err := r.Do(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`there is no tool named "tool_x17"; there are 4998 tools, the nearest to this name: tool_117, tool_217, tool_317, tool_417, tool_517`,
+		`tool "tool_17" is not available at this point; there are 4998 tools you may call now, the nearest to this name: tool_7, tool_10, tool_11, tool_12, tool_13`,
+	}
+	if diff := cmp.Diff(want, results); diff != "" {
+		t.Errorf("the model reads (-want +got):\n%s", diff)
+	}
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/suggest"
 )
 
 // Run is one run of the loop.
@@ -191,10 +192,10 @@ func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Outp
 func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool, ran []string) (toolreg.Output, bool) {
 	if !step.Allows(c.Name) {
 		if _, ok := r.Registry.Lookup(c.Name); !ok {
-			// An unknown tool: the registry's words, listing only what the
+			// An unknown tool: the registry's words, naming only what the
 			// step allows.
-			out, _ := r.Registry.Select(func(t toolreg.AnyTool) bool { return step.Allows(t.Name()) }).Check(c)
-			return out, true
+			text, shown := suggest.UnknownTool(c.Name, step.Allowed())
+			return toolreg.Output{Text: text, IsError: true, Err: fmt.Errorf("%w: %s", toolreg.ErrUnknownTool, shown)}, true
 		}
 		return notOffered(step, c.Name), true
 	}
@@ -206,8 +207,12 @@ func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[s
 
 func notOffered(step *agent.Step, name string) toolreg.Output {
 	text := fmt.Sprintf("tool %q is not available at this point", name)
-	if allowed := step.Allowed(); len(allowed) > 0 {
+	// The name is right, only not offered: a few tools are listed in the
+	// step's order, many by the nearest few and a count.
+	if allowed := step.Allowed(); len(allowed) > 0 && len(allowed) <= suggest.ListAll {
 		text += "; the tools you may call now: " + strings.Join(allowed, ", ")
+	} else if len(allowed) > 0 {
+		text += "; " + suggest.ListTools(name, allowed, "the tools you may call now", "tools you may call now")
 	} else {
 		text += "; call no tool now, answer with text"
 	}
