@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/slot"
 )
 
 // A call runs on its caller's goroutine, and its context reaches the
@@ -91,6 +93,9 @@ type callContext struct {
 	// tool, nil before (a middleware may call it on a goroutine of its
 	// own, or not at all: see Registry.handle).
 	reached atomic.Pointer[Registry]
+	// holder is the bound of the turn the call is part of, nil for a call
+	// of its own: a call that waits for its group gives its slot back.
+	holder slot.Holder
 }
 
 type callContextKey struct{}

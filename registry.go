@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/toolreg/toolreg/internal/slot"
 	"github.com/toolreg/toolreg/internal/suggest"
 )
 
@@ -38,7 +39,9 @@ type Registry struct {
 	approval     func(ToolCall) bool
 	onAdd        []listener // in registration order
 	nextID       int
-	view         *view // set on a view of another registry (Select)
+	view         *view          // set on a view of another registry (Select)
+	groupLimits  map[string]int // WithGroupLimit
+	groups       sync.Map       // groupKey → *slot.Sema, made on first use
 }
 
 // chain is the handler every call goes through, and whether middleware
@@ -268,7 +271,7 @@ func (r *Registry) Len() int { return len(r.snapshot().tools) }
 // name is an Output with IsError, an Err wrapping ErrUnknownTool, and a Text
 // listing the available tools, closest first.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Output {
-	return r.handle(ctx, ToolCall{Name: name, Arguments: args})
+	return r.handle(ctx, ToolCall{Name: name, Arguments: args}, nil)
 }
 
 // handle runs one call through the middleware, within the call's
@@ -278,10 +281,10 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 // WithIsolatedCalls bounds it (see dispatch): at the deadline the
 // middleware then sees the timeout Output the caller gets, and logs,
 // traces and counts the call as that. A panicking middleware is an Output
-// too.
-func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
+// too. holder is the bound of the turn the call is part of, nil for none.
+func (r *Registry) handle(ctx context.Context, call ToolCall, holder slot.Holder) (out Output) {
 	if r.view != nil {
-		return r.view.handle(ctx, call)
+		return r.view.handle(ctx, call, holder)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -300,7 +303,7 @@ func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 		defer cancel()
 	}
 	c := r.chain.Load()
-	cc := &callContext{Context: ctx, call: call}
+	cc := &callContext{Context: ctx, call: call, holder: holder}
 	out = c.h.HandleCall(cc, call)
 	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && cc.reached.Load() == nil {
 		// A middleware answered with an empty Output without calling the
@@ -349,6 +352,9 @@ func (r *Registry) dispatch(ctx context.Context, call ToolCall) Output {
 	if rt, ok := t.(registered); ok && rt.bare() == t {
 		return rt.invokeFrom(ctx, r, call.Arguments)
 	}
+	if g := groupingOf(t); g.any() {
+		return r.grouped(ctx, call.Name, g, func(ctx context.Context) Output { return invoke(ctx, t, call) })
+	}
 	if ctx.Done() != nil {
 		if timeout := r.timeoutOf(snap, call.Name); r.bounds(timeout) {
 			return bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
@@ -396,29 +402,33 @@ func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
 // The calls run on the caller's goroutine and on as many more as it takes
 // to keep every call that waits from holding up the others, up to the
 // bound: a turn of quick calls costs about what the calls cost one after
-// the other, a turn of slow ones about the slowest.
+// the other, a turn of slow ones about the slowest. A call waiting for its
+// tool's group (WithGroup, WithSequential) does not count toward the bound
+// while it waits: the turn's other calls run beside the group's queue.
 func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	t := &turn{r: r, ctx: ctx, calls: calls, out: make([]Output, len(calls)), limit: int32(min(len(calls), r.root().concurrency))}
-	t.running.Store(1) // the caller
+	t := &turn{r: r, ctx: ctx, calls: calls, out: make([]Output, len(calls))}
+	t.slots.Limit = int32(min(len(calls), r.root().concurrency))
+	t.slots.Force() // the caller's
 	t.work()
+	t.slots.Release()
 	t.wg.Wait()
 	return t.out
 }
 
 // turn is one CallAll: its calls are claimed in order by the goroutines
-// working on it, the caller first.
+// working on it, the caller first. Each goroutine holds one of the turn's
+// slots, but while its call waits for a group (see Release).
 type turn struct {
 	r       *Registry
 	ctx     context.Context
 	calls   []ToolCall
 	out     []Output
 	next    atomic.Int64 // the next call to claim
-	running atomic.Int32 // goroutines working on the turn, the caller's included
 	pending atomic.Bool  // a goroutine was started and has not claimed a call yet
-	limit   int32        // the most goroutines that may work at once
+	slots   slot.Sema    // the bound: goroutines working on the turn
 	wg      sync.WaitGroup
 }
 
@@ -434,7 +444,7 @@ func (t *turn) work() {
 			continue
 		}
 		t.grow(i)
-		t.out[i] = t.r.handle(t.ctx, t.calls[i])
+		t.out[i] = t.r.handle(t.ctx, t.calls[i], t)
 	}
 }
 
@@ -445,23 +455,45 @@ func (t *turn) work() {
 // runs). Quick calls are thus run by the goroutines already working, and
 // slow ones each get a goroutine of their own, up to the bound.
 func (t *turn) grow(i int) {
-	if i+1 >= len(t.calls) || t.pending.Load() || t.running.Load() >= t.limit {
+	if i+1 < len(t.calls) {
+		t.spawn()
+	}
+}
+
+func (t *turn) spawn() {
+	if t.pending.Load() || t.slots.Held() >= int(t.slots.Limit) {
 		return
 	}
 	if !t.pending.CompareAndSwap(false, true) {
 		return // another goroutine is starting one
 	}
-	if t.running.Load() >= t.limit { // only the goroutine holding pending adds to running
+	if !t.slots.TryAcquire() {
 		t.pending.Store(false)
 		return
 	}
-	t.running.Add(1)
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
 		t.pending.Store(false)
 		t.work()
+		t.slots.Release()
 	}()
+}
+
+// Release gives back the slot of a goroutine whose call waits for its
+// group, and starts another to claim the calls left, if any.
+func (t *turn) Release() {
+	t.slots.Release()
+	if int(t.next.Load()) < len(t.calls) {
+		t.spawn()
+	}
+}
+
+// Reclaim takes a slot again for a call that waited for its group.
+func (t *turn) Reclaim(ctx context.Context) {
+	if t.slots.Acquire(ctx) != nil {
+		t.slots.Force()
+	}
 }
 
 func unknownToolOutput(name string, tools []AnyTool) Output {

@@ -68,6 +68,10 @@ type toolOptions struct {
 	tags      []string
 	output    json.RawMessage // NewDynamic's WithOutputSchema
 	examples  []any           // WithExamples, as given
+
+	group      string // WithGroup
+	grouped    bool   // WithGroup was given, with any name
+	sequential bool   // WithSequential
 }
 
 // Default limits on a call's arguments, changed per tool with
@@ -186,6 +190,9 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 		if opt.apply != nil { // the zero Option does nothing
 			opt.apply(&o)
 		}
+	}
+	if o.grouped && o.group == "" {
+		return nil, fmt.Errorf("%w: tool %q: WithGroup has an empty group name; name the group its tools share", ErrInvalidDeclaration, name)
 	}
 	t := &Tool[Args, Result]{name: name, description: description, fn: fn, opts: o}
 
@@ -423,7 +430,8 @@ func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context. Under a registry, the registry's deadline (its timeout and the
+// context. Under a registry, a call of a tool in a group first takes its
+// group's slot (see grouped), and the registry's deadline (its timeout and the
 // tool's, already applied) bounds it when the registry bounds calls (see
 // Registry.dispatch), and abandoned functions count toward the registry's
 // WithMaxAbandoned. Otherwise the function runs on this goroutine, and a
@@ -431,6 +439,9 @@ func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
 // tool's own timeout is enforced whatever the function does.
 func (t *Tool[A, R]) call(ctx context.Context, r *Registry, a A) Output {
 	if r != nil {
+		if t.opts.sequential || t.opts.group != "" {
+			return r.grouped(ctx, t.name, grouping{group: t.opts.group, sequential: t.opts.sequential}, func(ctx context.Context) Output { return t.run(ctx, a) })
+		}
 		if ctx.Done() != nil {
 			if timeout := r.timeoutOf(r.snap.Load(), t.name); r.bounds(timeout) {
 				return bound(ctx, t.name, timeout, &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })

@@ -16,6 +16,7 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/slot"
 )
 
 // Run is one run of the loop.
@@ -504,7 +505,7 @@ type starter struct {
 	step      *agent.Step
 	parent    context.Context         // the run's, of which ctx is made
 	cancelAsk context.CancelCauseFunc // ends the model call
-	limit     int                     // concurrent early calls
+	slots     slot.Sema               // concurrent early calls; held with mu
 	wg        sync.WaitGroup
 
 	mu      sync.Mutex
@@ -515,7 +516,6 @@ type starter struct {
 	whole   map[string]bool          // provider ids of the calls handed over
 	written map[string]int           // streamed argument bytes, by call
 	queue   []int
-	workers int
 	outs    map[int]toolreg.Output // of the calls that ran, and the turn's refusals
 	ran     map[int]bool
 	queued  map[int]bool // started: passed the gate, queued to run
@@ -524,7 +524,9 @@ type starter struct {
 }
 
 func (r *Run) starter(ctx context.Context, step *agent.Step) *starter {
-	return &starter{r: r, step: step, parent: ctx, limit: r.Registry.MaxConcurrency()}
+	s := &starter{r: r, step: step, parent: ctx}
+	s.slots.Limit = int32(r.Registry.MaxConcurrency())
+	return s
 }
 
 // put sets m[k] to v, making the map on first use.
@@ -636,12 +638,31 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	put(&s.queued, i, true)
 	if s.ctx == nil {
 		s.ctx, s.cancel = context.WithCancel(s.parent)
+		s.ctx = slot.WithHolder(s.ctx, s) // a call waiting for its group gives its slot back
 	}
 	s.queue = append(s.queue, i)
-	if s.workers < s.limit {
-		s.workers++
+	if s.slots.TryAcquire() {
 		s.wg.Add(1)
 		go s.work()
+	}
+}
+
+// Release gives back the slot of a worker whose call waits for its tool's
+// group, and starts another for the calls queued, if any.
+func (s *starter) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.slots.Release()
+	if len(s.queue) > 0 && s.ctx.Err() == nil && s.slots.TryAcquire() {
+		s.wg.Add(1)
+		go s.work()
+	}
+}
+
+// Reclaim takes a slot again for a call that waited for its group.
+func (s *starter) Reclaim(ctx context.Context) {
+	if s.slots.Acquire(ctx) != nil {
+		s.slots.Force()
 	}
 }
 
@@ -652,7 +673,7 @@ func (s *starter) work() {
 	for {
 		s.mu.Lock()
 		if len(s.queue) == 0 || s.ctx.Err() != nil {
-			s.workers--
+			s.slots.Release()
 			s.mu.Unlock()
 			return
 		}
