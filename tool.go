@@ -91,7 +91,9 @@ const (
 // WithIsolatedCalls; otherwise the caller's context reaches the function
 // through ctx, as in any Go call. A call bounded so runs the function on a
 // goroutine of its own, which costs a few microseconds (the README's
-// Performance section).
+// Performance section). An abandoned call of a tool in a concurrency group
+// (WithGroup, WithSequential) holds its group's slot until the function
+// returns.
 func WithTimeout(d time.Duration) Option {
 	return Option{func(o *toolOptions) { o.timeout = d }}
 }

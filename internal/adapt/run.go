@@ -51,8 +51,8 @@ type Run struct {
 // allows it), its arguments validate when it needs approval (so that
 // nobody approves a call the tool refuses), the host approves it if it
 // must, it has not run before in its turn (its id is not in State.Ran),
-// and it gets one of the registry's concurrency slots (early starts
-// included). A refusal is a result the model reads.
+// and it gets one of the registry's concurrency slots and its tool's
+// group's (toolreg.WithGroup; early starts included). A refusal is a result the model reads.
 func (r *Run) Do(ctx context.Context) (err error) {
 	if err := r.admitState(); err != nil {
 		return err

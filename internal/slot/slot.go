@@ -71,6 +71,9 @@ func (s *Sema) Acquire(ctx context.Context) error {
 // Held is the number of slots taken.
 func (s *Sema) Held() int { return int(s.held.Load()) }
 
+// Waiting is the number of callers waiting in Acquire.
+func (s *Sema) Waiting() int { return int(s.waiting.Load()) }
+
 // Force takes a slot whether one is free or not: for a caller that gave
 // its slot back and must hold one again to give it back later, though
 // what it does with it is only to return.
