@@ -409,6 +409,15 @@ func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if len(calls) == 1 { // a turn of one has nothing to run beside its call
+		out := make([]Output, 1)
+		if err := ctx.Err(); err != nil {
+			out[0] = contextOutput(calls[0].Name, err, 0)
+		} else {
+			out[0] = r.handle(ctx, calls[0], nil)
+		}
+		return out
+	}
 	t := &turn{r: r, ctx: ctx, calls: calls, out: make([]Output, len(calls))}
 	t.slots.Limit = int32(min(len(calls), r.root().concurrency))
 	t.slots.Force() // the caller's

@@ -12,14 +12,28 @@ import (
 
 // Sema is a counting semaphore of Limit slots. The zero Sema has no slot;
 // set Limit before first use and do not change it after. Taking a free
-// slot and giving one back when nobody waits are an atomic operation each;
-// waiters are woken first come, first served.
+// slot and giving one back when nobody waits are an atomic operation each,
+// and a Sema nobody waited on is 24 bytes: a turn of calls holds one.
+// Waiters are woken first come, first served.
 type Sema struct {
 	Limit   int32
 	held    atomic.Int32
-	waiting atomic.Int32 // len(waiters), and the waiters about to join it
+	waiting atomic.Int32 // len of the queue's waiters, and the waiters about to join it
+	q       atomic.Pointer[queue]
+}
+
+// queue holds the waiters, made by the first.
+type queue struct {
 	mu      sync.Mutex
 	waiters []chan struct{}
+}
+
+func (s *Sema) queue() *queue {
+	if q := s.q.Load(); q != nil {
+		return q
+	}
+	s.q.CompareAndSwap(nil, new(queue))
+	return s.q.Load()
 }
 
 // TryAcquire takes a slot if one is free.
@@ -41,28 +55,29 @@ func (s *Sema) Acquire(ctx context.Context) error {
 	if s.TryAcquire() {
 		return nil
 	}
+	q := s.queue()
 	for {
-		s.mu.Lock()
+		q.mu.Lock()
 		s.waiting.Add(1) // before trying: a Release from now on wakes someone
 		if s.TryAcquire() {
 			s.waiting.Add(-1)
-			s.mu.Unlock()
+			q.mu.Unlock()
 			return nil
 		}
 		ch := make(chan struct{})
-		s.waiters = append(s.waiters, ch)
-		s.mu.Unlock()
+		q.waiters = append(q.waiters, ch)
+		q.mu.Unlock()
 		select {
 		case <-ch: // a slot was given back: try again
 		case <-ctx.Done():
-			s.mu.Lock()
-			if i := indexOf(s.waiters, ch); i >= 0 {
-				s.waiters = append(s.waiters[:i], s.waiters[i+1:]...)
+			q.mu.Lock()
+			if i := indexOf(q.waiters, ch); i >= 0 {
+				q.waiters = append(q.waiters[:i], q.waiters[i+1:]...)
 				s.waiting.Add(-1)
 			} else {
-				s.wakeLocked() // woken as ctx ended: the wake-up is the next waiter's
+				s.wakeLocked(q) // woken as ctx ended: the wake-up is the next waiter's
 			}
-			s.mu.Unlock()
+			q.mu.Unlock()
 			return ctx.Err()
 		}
 	}
@@ -83,18 +98,19 @@ func (s *Sema) Force() { s.held.Add(1) }
 func (s *Sema) Release() {
 	s.held.Add(-1)
 	if s.waiting.Load() > 0 {
-		s.mu.Lock()
-		s.wakeLocked()
-		s.mu.Unlock()
+		q := s.queue()
+		q.mu.Lock()
+		s.wakeLocked(q)
+		q.mu.Unlock()
 	}
 }
 
-func (s *Sema) wakeLocked() {
-	if len(s.waiters) == 0 {
+func (s *Sema) wakeLocked(q *queue) {
+	if len(q.waiters) == 0 {
 		return
 	}
-	close(s.waiters[0])
-	s.waiters = s.waiters[1:]
+	close(q.waiters[0])
+	q.waiters = q.waiters[1:]
 	s.waiting.Add(-1)
 }
 
