@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 	"sync/atomic"
 	"time"
-
-	"github.com/toolreg/toolreg/internal/slot"
 )
 
 // A call runs on its caller's goroutine, and its context reaches the
@@ -93,9 +91,6 @@ type callContext struct {
 	// tool, nil before (a middleware may call it on a goroutine of its
 	// own, or not at all: see Registry.handle).
 	reached atomic.Pointer[Registry]
-	// holder is the bound of the turn the call is part of, nil for a call
-	// of its own: a call that waits for its group gives its slot back.
-	holder slot.Holder
 }
 
 type callContextKey struct{}

@@ -125,7 +125,7 @@ func (h held) leave() {
 
 // enter takes the slots of the tool's groups for one call: at once when
 // they are free; otherwise the call gives back its caller's slots
-// (slot.Holder), waits as long as ctx allows and takes its caller's slots
+// (slot.Holder: its turn's, which gives back its caller's), waits as long as ctx allows and takes its caller's slots
 // again. A wait that ctx ends is the call's Output, with no slot held.
 func (r *Registry) enter(ctx context.Context, tool string, g grouping) (held, Output, bool) {
 	var h held
@@ -143,15 +143,9 @@ func (r *Registry) enter(ctx context.Context, tool string, g grouping) (held, Ou
 			h.own.Release()
 		}
 	}
-	var holders [2]slot.Holder // the turn's, then the one its caller holds
-	if c := callContextOf(ctx); c != nil && c.holder != nil {
-		holders[0] = c.holder
-	}
-	holders[1] = slot.HolderOf(ctx)
-	for _, s := range holders {
-		if s != nil {
-			s.Release()
-		}
+	holder := slot.HolderOf(ctx) // the bound of the call's turn, or of its caller
+	if holder != nil {
+		holder.Release()
 	}
 	err := acquire(ctx, h.own)
 	if err == nil {
@@ -159,10 +153,8 @@ func (r *Registry) enter(ctx context.Context, tool string, g grouping) (held, Ou
 			h.own.Release()
 		}
 	}
-	for i := len(holders) - 1; i >= 0; i-- {
-		if holders[i] != nil {
-			holders[i].Reclaim(ctx)
-		}
+	if holder != nil {
+		holder.Reclaim(ctx)
 	}
 	if err == nil {
 		if err = ctx.Err(); err != nil { // ended while the caller's slots were taken again

@@ -271,7 +271,7 @@ func (r *Registry) Len() int { return len(r.snapshot().tools) }
 // name is an Output with IsError, an Err wrapping ErrUnknownTool, and a Text
 // listing the available tools, closest first.
 func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) Output {
-	return r.handle(ctx, ToolCall{Name: name, Arguments: args}, nil)
+	return r.handle(ctx, ToolCall{Name: name, Arguments: args})
 }
 
 // handle runs one call through the middleware, within the call's
@@ -281,10 +281,10 @@ func (r *Registry) Call(ctx context.Context, name string, args json.RawMessage) 
 // WithIsolatedCalls bounds it (see dispatch): at the deadline the
 // middleware then sees the timeout Output the caller gets, and logs,
 // traces and counts the call as that. A panicking middleware is an Output
-// too. holder is the bound of the turn the call is part of, nil for none.
-func (r *Registry) handle(ctx context.Context, call ToolCall, holder slot.Holder) (out Output) {
+// too.
+func (r *Registry) handle(ctx context.Context, call ToolCall) (out Output) {
 	if r.view != nil {
-		return r.view.handle(ctx, call, holder)
+		return r.view.handle(ctx, call)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -303,7 +303,7 @@ func (r *Registry) handle(ctx context.Context, call ToolCall, holder slot.Holder
 		defer cancel()
 	}
 	c := r.chain.Load()
-	cc := &callContext{Context: ctx, call: call, holder: holder}
+	cc := &callContext{Context: ctx, call: call}
 	out = c.h.HandleCall(cc, call)
 	if c.middleware && out.Text == "" && out.Structured == nil && len(out.Media) == 0 && !out.IsError && out.Err == nil && cc.reached.Load() == nil {
 		// A middleware answered with an empty Output without calling the
@@ -414,11 +414,11 @@ func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 		if err := ctx.Err(); err != nil {
 			out[0] = contextOutput(calls[0].Name, err, 0)
 		} else {
-			out[0] = r.handle(ctx, calls[0], nil)
+			out[0] = r.handle(ctx, calls[0])
 		}
 		return out
 	}
-	t := &turn{r: r, ctx: ctx, calls: calls, out: make([]Output, len(calls))}
+	t := &turn{Context: ctx, r: r, calls: calls, out: make([]Output, len(calls))}
 	t.slots.Limit = int32(min(len(calls), r.root().concurrency))
 	t.slots.Force() // the caller's
 	t.work()
@@ -429,16 +429,18 @@ func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 
 // turn is one CallAll: its calls are claimed in order by the goroutines
 // working on it, the caller first. Each goroutine holds one of the turn's
-// slots, but while its call waits for a group (see Release).
+// slots, but while its call waits for a group (see Release). The turn is
+// the context of its calls (the caller's, and the turn as their
+// slot.Holder), which costs no allocation of its own.
 type turn struct {
-	r       *Registry
-	ctx     context.Context
-	calls   []ToolCall
-	out     []Output
-	next    atomic.Int64 // the next call to claim
-	pending atomic.Bool  // a goroutine was started and has not claimed a call yet
-	slots   slot.Sema    // the bound: goroutines working on the turn
-	wg      sync.WaitGroup
+	context.Context // the caller's
+	r               *Registry
+	calls           []ToolCall
+	out             []Output
+	next            atomic.Int64 // the next call to claim
+	pending         atomic.Bool  // a goroutine was started and has not claimed a call yet
+	slots           slot.Sema    // the bound: goroutines working on the turn
+	wg              sync.WaitGroup
 }
 
 // work claims calls and runs them until none is left.
@@ -448,12 +450,12 @@ func (t *turn) work() {
 		if i >= len(t.calls) {
 			return
 		}
-		if err := t.ctx.Err(); err != nil {
+		if err := t.Context.Err(); err != nil {
 			t.out[i] = contextOutput(t.calls[i].Name, err, 0)
 			continue
 		}
 		t.grow(i)
-		t.out[i] = t.r.handle(t.ctx, t.calls[i], t)
+		t.out[i] = t.r.handle(t, t.calls[i])
 	}
 }
 
@@ -489,17 +491,34 @@ func (t *turn) spawn() {
 	}()
 }
 
+// Value answers slot.Key with the turn.
+func (t *turn) Value(key any) any {
+	if key == (slot.Key{}) {
+		return t
+	}
+	return t.Context.Value(key)
+}
+
 // Release gives back the slot of a goroutine whose call waits for its
-// group, and starts another to claim the calls left, if any.
+// group, and starts another to claim the calls left, if any; and gives
+// back the slot the turn's caller holds of a bound of its own (a run's
+// early starts), if it does.
 func (t *turn) Release() {
 	t.slots.Release()
 	if int(t.next.Load()) < len(t.calls) {
 		t.spawn()
 	}
+	if outer := slot.HolderOf(t.Context); outer != nil {
+		outer.Release()
+	}
 }
 
-// Reclaim takes a slot again for a call that waited for its group.
+// Reclaim takes the slots Release gave back again, the outer first, for a
+// call that waited for its group.
 func (t *turn) Reclaim(ctx context.Context) {
+	if outer := slot.HolderOf(t.Context); outer != nil {
+		outer.Reclaim(ctx)
+	}
 	if t.slots.Acquire(ctx) != nil {
 		t.slots.Force()
 	}

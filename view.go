@@ -4,8 +4,6 @@ import (
 	"context"
 	"slices"
 	"sync/atomic"
-
-	"github.com/toolreg/toolreg/internal/slot"
 )
 
 // Select returns a view of r: a Registry holding the tools of r that keep
@@ -72,12 +70,12 @@ func (r *Registry) snapshot() *snapshot {
 	return snap
 }
 
-func (v *view) handle(ctx context.Context, call ToolCall, holder slot.Holder) Output {
+func (v *view) handle(ctx context.Context, call ToolCall) Output {
 	snap := (&Registry{view: v}).snapshot()
 	if _, ok := snap.byName[call.Name]; !ok {
 		return unknownToolOutput(call.Name, snap.tools)
 	}
-	return v.parent.handle(ctx, call, holder)
+	return v.parent.handle(ctx, call)
 }
 
 func (v *view) onAdd(fn func([]AnyTool)) (remove func()) {

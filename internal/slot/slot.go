@@ -136,15 +136,17 @@ type Holder interface {
 	Reclaim(ctx context.Context)
 }
 
-type holderKey struct{}
+// Key is the context key of a Holder: a context that is itself a Holder
+// answers it with itself.
+type Key struct{}
 
 // WithHolder returns a context whose calls hold a slot of h.
 func WithHolder(ctx context.Context, h Holder) context.Context {
-	return context.WithValue(ctx, holderKey{}, h)
+	return context.WithValue(ctx, Key{}, h)
 }
 
-// HolderOf is the Holder ctx carries, nil for none.
+// HolderOf is the innermost Holder ctx carries, nil for none.
 func HolderOf(ctx context.Context) Holder {
-	h, _ := ctx.Value(holderKey{}).(Holder)
+	h, _ := ctx.Value(Key{}).(Holder)
 	return h
 }
