@@ -25,6 +25,17 @@ func (g *gauge) enter() int32 {
 
 func (g *gauge) leave() { g.running.Add(-1) }
 
+// await returns once ch is closed, or an error saying what never happened
+// after 5 s.
+func await(ch <-chan struct{}, never string) error {
+	select {
+	case <-ch:
+		return nil
+	case <-time.After(5 * time.Second):
+		return errors.New(never)
+	}
+}
+
 // grouped is a hand-written tool that joins a group through its optional
 // method, and may panic.
 type grouped struct {
@@ -118,10 +129,8 @@ func TestAGroupLimitIsReached(t *testing.T) {
 				once.Do(func() { close(all) })
 			}
 			defer g.leave()
-			select {
-			case <-all:
-			case <-time.After(5 * time.Second):
-				return "", errors.New("the limit was never reached")
+			if err := await(all, "the limit was never reached"); err != nil {
+				return "", err
 			}
 			return Info(ctx).ID, nil
 		}, WithGroup("api")))
@@ -156,10 +165,9 @@ func TestFreeCallsRunBesideTheGroupsQueue(t *testing.T) {
 			MustNew("seq", "One at a time.", func(ctx context.Context, _ struct{}) (string, error) {
 				seq.enter()
 				defer seq.leave()
-				select {
-				case <-allFree: // the first call holds the group until the free calls ran together
-				case <-time.After(5 * time.Second):
-					return "", errors.New("the free calls never ran together")
+				// The first call holds the group until the free calls ran together.
+				if err := await(allFree, "the free calls never ran together"); err != nil {
+					return "", err
 				}
 				return "seq", nil
 			}, WithSequential()),
@@ -168,10 +176,8 @@ func TestFreeCallsRunBesideTheGroupsQueue(t *testing.T) {
 					once.Do(func() { close(allFree) })
 				}
 				defer free.leave()
-				select {
-				case <-allFree:
-				case <-time.After(5 * time.Second):
-					return "", errors.New("the free calls never ran together")
+				if err := await(allFree, "the free calls never ran together"); err != nil {
+					return "", err
 				}
 				return "free", nil
 			}),
