@@ -10,6 +10,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/toolreg/toolreg/internal/slot"
 )
 
 // DefaultMaxConcurrency bounds how many calls of one CallAll run at once
@@ -36,7 +38,9 @@ type Registry struct {
 	spill        func(context.Context, ToolCall, Output) (string, error)
 	onAdd        []listener // in registration order
 	nextID       int
-	view         *view // set on a view of another registry (Select)
+	view         *view          // set on a view of another registry (Select)
+	groupLimits  map[string]int // WithGroupLimit
+	groups       sync.Map       // groupKey → *slot.Sema, made on first use
 }
 
 // chain is the handler every call goes through, and whether middleware
@@ -356,6 +360,9 @@ func (r *Registry) invokeTool(ctx context.Context, snap *snapshot, t AnyTool, ca
 	if rt, ok := t.(registered); ok && rt.bare() == t {
 		return rt.invokeFrom(ctx, r, call.Arguments)
 	}
+	if g := groupingOf(t); g.any() {
+		return r.grouped(ctx, call.Name, g, func(ctx context.Context) Output { return invoke(ctx, t, call) })
+	}
 	if ctx.Done() != nil {
 		if timeout := r.timeoutOf(snap, call.Name); r.bounds(timeout) {
 			return bound(ctx, call.Name, timeout, &r.abandoned, func(ctx context.Context) Output { return invoke(ctx, t, call) })
@@ -403,30 +410,45 @@ func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
 // The calls run on the caller's goroutine and on as many more as it takes
 // to keep every call that waits from holding up the others, up to the
 // bound: a turn of quick calls costs about what the calls cost one after
-// the other, a turn of slow ones about the slowest.
+// the other, a turn of slow ones about the slowest. A call waiting for its
+// tool's group (WithGroup, WithSequential) does not count toward the bound
+// while it waits: the turn's other calls run beside the group's queue.
 func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	t := &turn{r: r, ctx: ctx, calls: calls, out: make([]Output, len(calls)), limit: int32(min(len(calls), r.root().concurrency))}
-	t.running.Store(1) // the caller
+	if len(calls) == 1 { // a turn of one has nothing to run beside its call
+		out := make([]Output, 1)
+		if err := ctx.Err(); err != nil {
+			out[0] = contextOutput(calls[0].Name, err, 0)
+		} else {
+			out[0] = r.handle(ctx, calls[0])
+		}
+		return out
+	}
+	t := &turn{Context: ctx, r: r, calls: calls, out: make([]Output, len(calls))}
+	t.slots.Limit = int32(min(len(calls), r.root().concurrency))
+	t.slots.Force() // the caller's
 	t.work()
+	t.slots.Release()
 	t.wg.Wait()
 	return t.out
 }
 
 // turn is one CallAll: its calls are claimed in order by the goroutines
-// working on it, the caller first.
+// working on it, the caller first. Each goroutine holds one of the turn's
+// slots, but while its call waits for a group (see Release). The turn is
+// the context of its calls (the caller's, and the turn as their
+// slot.Holder), which costs no allocation of its own.
 type turn struct {
-	r       *Registry
-	ctx     context.Context
-	calls   []ToolCall
-	out     []Output
-	next    atomic.Int64 // the next call to claim
-	running atomic.Int32 // goroutines working on the turn, the caller's included
-	pending atomic.Bool  // a goroutine was started and has not claimed a call yet
-	limit   int32        // the most goroutines that may work at once
-	wg      sync.WaitGroup
+	context.Context // the caller's
+	r               *Registry
+	calls           []ToolCall
+	out             []Output
+	next            atomic.Int64 // the next call to claim
+	pending         atomic.Bool  // a goroutine was started and has not claimed a call yet
+	slots           slot.Sema    // the bound: goroutines working on the turn
+	wg              sync.WaitGroup
 }
 
 // work claims calls and runs them until none is left.
@@ -436,12 +458,12 @@ func (t *turn) work() {
 		if i >= len(t.calls) {
 			return
 		}
-		if err := t.ctx.Err(); err != nil {
+		if err := t.Context.Err(); err != nil {
 			t.out[i] = contextOutput(t.calls[i].Name, err, 0)
 			continue
 		}
 		t.grow(i)
-		t.out[i] = t.r.handle(t.ctx, t.calls[i])
+		t.out[i] = t.r.handle(t, t.calls[i])
 	}
 }
 
@@ -452,21 +474,60 @@ func (t *turn) work() {
 // runs). Quick calls are thus run by the goroutines already working, and
 // slow ones each get a goroutine of their own, up to the bound.
 func (t *turn) grow(i int) {
-	if i+1 >= len(t.calls) || t.pending.Load() || t.running.Load() >= t.limit {
+	if i+1 < len(t.calls) {
+		t.spawn()
+	}
+}
+
+func (t *turn) spawn() {
+	if t.pending.Load() || t.slots.Held() >= int(t.slots.Limit) {
 		return
 	}
 	if !t.pending.CompareAndSwap(false, true) {
 		return // another goroutine is starting one
 	}
-	if t.running.Load() >= t.limit { // only the goroutine holding pending adds to running
+	if !t.slots.TryAcquire() {
 		t.pending.Store(false)
 		return
 	}
-	t.running.Add(1)
 	t.wg.Add(1)
 	go func() {
 		defer t.wg.Done()
 		t.pending.Store(false)
 		t.work()
+		t.slots.Release()
 	}()
+}
+
+// Value answers slot.Key with the turn.
+func (t *turn) Value(key any) any {
+	if key == (slot.Key{}) {
+		return t
+	}
+	return t.Context.Value(key)
+}
+
+// Release gives back the slot of a goroutine whose call waits for its
+// group, and starts another to claim the calls left, if any; and gives
+// back the slot the turn's caller holds of a bound of its own (a run's
+// early starts), if it does.
+func (t *turn) Release() {
+	t.slots.Release()
+	if int(t.next.Load()) < len(t.calls) {
+		t.spawn()
+	}
+	if outer := slot.HolderOf(t.Context); outer != nil {
+		outer.Release()
+	}
+}
+
+// Reclaim takes the slots Release gave back again, the outer first, for a
+// call that waited for its group.
+func (t *turn) Reclaim(ctx context.Context) {
+	if outer := slot.HolderOf(t.Context); outer != nil {
+		outer.Reclaim(ctx)
+	}
+	if t.slots.Acquire(ctx) != nil {
+		t.slots.Force()
+	}
 }

@@ -72,6 +72,10 @@ type toolOptions struct {
 	maxResult int             // WithMaxResultBytes; 0 for the registry's
 	examples  []any           // WithExamples, as given
 	deferred  bool            // WithDeferred
+
+	group      string // WithGroup
+	grouped    bool   // WithGroup was given, with any name
+	sequential bool   // WithSequential
 }
 
 // Default limits on a call's arguments, changed per tool with
@@ -91,7 +95,9 @@ const (
 // WithIsolatedCalls; otherwise the caller's context reaches the function
 // through ctx, as in any Go call. A call bounded so runs the function on a
 // goroutine of its own, which costs a few microseconds (the README's
-// Performance section).
+// Performance section). An abandoned call of a tool in a concurrency group
+// (WithGroup, WithSequential) holds its group's slot until the function
+// returns.
 func WithTimeout(d time.Duration) Option {
 	return Option{func(o *toolOptions) { o.timeout = d }}
 }
@@ -190,6 +196,9 @@ func New[Args, Result any](name, description string, fn func(context.Context, Ar
 		if opt.apply != nil { // the zero Option does nothing
 			opt.apply(&o)
 		}
+	}
+	if o.grouped && o.group == "" {
+		return nil, fmt.Errorf("%w: tool %q: WithGroup has an empty group name; name the group its tools share", ErrInvalidDeclaration, name)
 	}
 	t := &Tool[Args, Result]{name: name, description: description, fn: fn, opts: o}
 
@@ -427,7 +436,8 @@ func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
 }
 
 // call runs the function within the tool's timeout and its caller's
-// context. Under a registry, the registry's deadline (its timeout and the
+// context. Under a registry, a call of a tool in a group first takes its
+// group's slot (see grouped), and the registry's deadline (its timeout and the
 // tool's, already applied) bounds it when the registry bounds calls (see
 // Registry.dispatch), and abandoned functions count toward the registry's
 // WithMaxAbandoned. Otherwise the function runs on this goroutine, and a
@@ -435,6 +445,9 @@ func (t *Tool[A, R]) decode(arguments json.RawMessage, a *A) (Output, bool) {
 // tool's own timeout is enforced whatever the function does.
 func (t *Tool[A, R]) call(ctx context.Context, r *Registry, a A) Output {
 	if r != nil {
+		if t.opts.sequential || t.opts.group != "" {
+			return r.grouped(ctx, t.name, grouping{group: t.opts.group, sequential: t.opts.sequential}, func(ctx context.Context) Output { return t.run(ctx, a) })
+		}
 		if ctx.Done() != nil {
 			if timeout := r.timeoutOf(r.snap.Load(), t.name); r.bounds(timeout) {
 				return bound(ctx, t.name, timeout, &r.abandoned, func(ctx context.Context) Output { return t.run(ctx, a) })

@@ -16,7 +16,8 @@
 // stored State says, a call runs only if the step offers its tool
 // (ErrNotOffered), its arguments validate (before approval is asked), the
 // host approved it when it must, it has not run before in its turn
-// (ErrRepeatedCall) and it gets one of the registry's concurrency slots. A
+// (ErrRepeatedCall) and it gets one of the registry's concurrency slots
+// and its tool's group's (toolreg.WithGroup), early starts included. A
 // stream that breaks its rules ends the run (ErrBrokenStream); the calls
 // that had already run are in State.Unsent.
 //

@@ -17,6 +17,7 @@ import (
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/slot"
 	"github.com/toolreg/toolreg/internal/suggest"
 )
 
@@ -56,8 +57,8 @@ type Run struct {
 // allows it), its arguments validate when it needs approval (so that
 // nobody approves a call the tool refuses), the host approves it if it
 // must, it has not run before in its turn (its id is not in State.Ran),
-// and it gets one of the registry's concurrency slots (early starts
-// included). A refusal is a result the model reads.
+// and it gets one of the registry's concurrency slots and its tool's
+// group's (toolreg.WithGroup; early starts included). A refusal is a result the model reads.
 func (r *Run) Do(ctx context.Context) (err error) {
 	if err := r.admitState(); err != nil {
 		return err
@@ -557,7 +558,7 @@ type starter struct {
 	step      *agent.Step
 	parent    context.Context         // the run's, of which ctx is made
 	cancelAsk context.CancelCauseFunc // ends the model call
-	limit     int                     // concurrent early calls
+	slots     slot.Sema               // concurrent early calls; held with mu
 	wg        sync.WaitGroup
 
 	mu      sync.Mutex
@@ -568,7 +569,6 @@ type starter struct {
 	whole   map[string]bool          // provider ids of the calls handed over
 	written map[string]int           // streamed argument bytes, by call
 	queue   []int
-	workers int
 	outs    map[int]toolreg.Output // of the calls that ran, and the turn's refusals
 	ran     map[int]bool
 	queued  map[int]bool // started: passed the gate, queued to run
@@ -577,7 +577,9 @@ type starter struct {
 }
 
 func (r *Run) starter(ctx context.Context, step *agent.Step) *starter {
-	return &starter{r: r, step: step, parent: ctx, limit: r.Registry.MaxConcurrency()}
+	s := &starter{r: r, step: step, parent: ctx}
+	s.slots.Limit = int32(r.Registry.MaxConcurrency())
+	return s
 }
 
 // put sets m[k] to v, making the map on first use.
@@ -689,12 +691,31 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	put(&s.queued, i, true)
 	if s.ctx == nil {
 		s.ctx, s.cancel = context.WithCancel(s.parent)
+		s.ctx = slot.WithHolder(s.ctx, s) // a call waiting for its group gives its slot back
 	}
 	s.queue = append(s.queue, i)
-	if s.workers < s.limit {
-		s.workers++
+	if s.slots.TryAcquire() {
 		s.wg.Add(1)
 		go s.work()
+	}
+}
+
+// Release gives back the slot of a worker whose call waits for its tool's
+// group, and starts another for the calls queued, if any.
+func (s *starter) Release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.slots.Release()
+	if len(s.queue) > 0 && s.ctx.Err() == nil && s.slots.TryAcquire() {
+		s.wg.Add(1)
+		go s.work()
+	}
+}
+
+// Reclaim takes a slot again for a call that waited for its group.
+func (s *starter) Reclaim(ctx context.Context) {
+	if s.slots.Acquire(ctx) != nil {
+		s.slots.Force()
 	}
 }
 
@@ -705,7 +726,7 @@ func (s *starter) work() {
 	for {
 		s.mu.Lock()
 		if len(s.queue) == 0 || s.ctx.Err() != nil {
-			s.workers--
+			s.slots.Release()
 			s.mu.Unlock()
 			return
 		}
