@@ -169,14 +169,21 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			if s.next() != '"' || !s.count() {
 				return false
 			}
-			name, ok := s.name()
-			if !ok {
-				return false
-			}
 			// Models send the members in the order of the schema, most
-			// often: the field after the last one is tried first.
-			i, known := next, next < len(f.fields) && f.shape.Fields[next].Name == string(name)
-			if !known {
+			// often: the field after the last one is tried first, as the
+			// quoted name it would be written as.
+			i, known := next, false
+			if next < len(f.quoted) {
+				q := f.quoted[next]
+				known = q != "" && len(s.b)-s.i >= len(q) && string(s.b[s.i:s.i+len(q)]) == q
+			}
+			if known {
+				s.i += len(f.quoted[i])
+			} else {
+				name, ok := s.name()
+				if !ok {
+					return false
+				}
 				i, known = f.shape.FieldIndex(name)
 			}
 			next = i + 1
@@ -207,6 +214,9 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			}
 		}
 	}
+	if seen == 1<<len(f.fields)-1 { // every field: 1<<64 is 0
+		return true
+	}
 	for i := range f.fields {
 		if seen&(1<<i) != 0 {
 			continue
@@ -216,6 +226,17 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			return false
 		}
 		if sf.Default != nil && decodeDefault(sf.Shape, fieldAt(v, sf.Index), sf.Default) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// plainName reports whether name is made of printable ASCII without a
+// quote or a backslash: its bytes in JSON are its own, between quotes.
+func plainName(name string) bool {
+	for i := range len(name) {
+		if c := name[i]; c < ' ' || c == '"' || c == '\\' || c >= utf8.RuneSelf {
 			return false
 		}
 	}
@@ -340,6 +361,10 @@ func (s *byteScanner) arrayItems(f *fnode, v reflect.Value) (int, bool) {
 // scalar type are stored in place.
 func (s *byteScanner) sliceItems(f *fnode, w reflect.Value) (int, bool) {
 	direct := f.elemSlot.kind != reflect.Invalid
+	// Structs held in place, read as value reads them once it has seen
+	// there is no pointer nor null to deal with.
+	e := f.elem
+	structs := e.nullOf == nil && !e.slow && e.shape.Kind == rs.Struct && e.shape.Type == w.Type().Elem()
 	w.SetLen(w.Cap())
 	base := w.UnsafePointer()
 	for n := 0; ; n++ {
@@ -353,6 +378,8 @@ func (s *byteScanner) sliceItems(f *fnode, w reflect.Value) (int, bool) {
 		case !ok:
 		case direct:
 			ok = s.scalar(f.elem, f.elemSlot, unsafe.Add(base, uintptr(n)*f.elemSlot.size))
+		case structs:
+			ok = s.next() == '{' && s.object(f.elem, w.Index(n))
 		default:
 			ok = s.value(f.elem, w.Index(n))
 		}

@@ -74,7 +74,8 @@ type fnode struct {
 	fields   []*fnode // parallel to shape.Fields
 	required []bool
 	allowed  []string
-	slots    []slot // parallel to shape.Fields: where the byte scanner stores each
+	slots    []slot   // parallel to shape.Fields: where the byte scanner stores each
+	quoted   []string // parallel to shape.Fields: each name as JSON writes it without escapes, "" when it needs them
 }
 
 type boundKind uint8
@@ -260,6 +261,12 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 		f.required = make([]bool, len(shape.Fields))
 		f.allowed = shape.FieldNames()
 		f.slots = slots(shape)
+		f.quoted = make([]string, len(shape.Fields))
+		for i, sf := range shape.Fields {
+			if plainName(sf.Name) {
+				f.quoted[i] = `"` + sf.Name + `"`
+			}
+		}
 		req, _ := m["required"].([]any)
 		for i, sf := range shape.Fields {
 			ps, ok := props[sf.Name]
