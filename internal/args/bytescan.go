@@ -414,6 +414,8 @@ func (s *byteScanner) longSlice(f *fnode, v reflect.Value) (int, bool) {
 	}
 	// What the items point to belongs to the call: the pooled slice must
 	// not keep it alive.
+	// So must what the items of the next call leave unset: a field sent
+	// now and not then.
 	sc.v.Clear()
 	sc.v.SetLen(0)
 	f.scratch.Put(sc)
@@ -422,7 +424,7 @@ func (s *byteScanner) longSlice(f *fnode, v reflect.Value) (int, bool) {
 
 // probeBytes is the most text probe reads to count a slice's items: a
 // longer list is read into a pooled slice instead.
-const probeBytes = 256
+const probeBytes = 128
 
 // probe counts the items of the array being read when it closes within
 // probeBytes of text and the budget of itemsLeft, which it spends; whole

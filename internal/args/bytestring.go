@@ -28,8 +28,13 @@ func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 const arenaChunk = 8 << 10
 
 // arenaAfter is the number of strings copied one by one before keep
-// copies into chunks: a short call's few strings cost what they hold.
-const arenaAfter = 8
+// copies into chunks, in arguments shorter than arenaFrom bytes: a short
+// call's few strings cost what they hold. Longer arguments hold enough
+// strings to fill a chunk from the first one.
+const (
+	arenaAfter = 8
+	arenaFrom  = 512
+)
 
 // keep is the text of b as a string to keep: b itself when the scanner
 // made it for this string alone (owned), which nothing writes again, else
@@ -42,7 +47,7 @@ func (s *byteScanner) keep(b []byte, owned bool) string {
 	case len(b) == 0:
 		return ""
 	case len(b) > s.arena.Cap()-s.arena.Len():
-		if len(b) > arenaChunk/4 || s.kept < arenaAfter {
+		if len(b) > arenaChunk/4 || s.kept < arenaAfter && len(s.b) < arenaFrom {
 			s.kept++
 			return string(b)
 		}
