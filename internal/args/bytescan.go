@@ -408,14 +408,13 @@ func (s *byteScanner) longSlice(f *fnode, v reflect.Value) (int, bool) {
 	sc := f.scratch.Get().(*scratch)
 	n, ok := s.sliceItems(f, sc.v)
 	if ok {
-		v.Grow(n) // v is empty: the call's value is zero before it is read
+		v.Grow(n) // the items go from the first, as sliceItems writes them
 		v.SetLen(n)
 		reflect.Copy(v, sc.v)
 	}
-	// What the items point to belongs to the call: the pooled slice must
-	// not keep it alive.
-	// So must what the items of the next call leave unset: a field sent
-	// now and not then.
+	// Zeros again: what the items point to belongs to the call, which the
+	// pooled slice must not keep alive, and the next call's items must not
+	// find a field this one set.
 	sc.v.Clear()
 	sc.v.SetLen(0)
 	f.scratch.Put(sc)
