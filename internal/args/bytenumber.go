@@ -60,25 +60,27 @@ func (s *byteScanner) uintValue(f *fnode) (uint64, bool) {
 }
 
 // plainInt reads an integer literal without fraction or exponent, of at
-// most 18 digits, which int64 holds whatever they are.
+// most 18 digits, which int64 holds whatever they are. It reads the
+// literal and its value in one loop: most numbers in arguments are such.
 func (s *byteScanner) plainInt() (int64, bool) {
-	start := s.i
-	plain, ok := s.numberLiteral()
-	if !ok || !plain {
-		return 0, false
-	}
-	raw := s.b[start:s.i]
-	neg := raw[0] == '-'
+	b, i := s.b, s.i
+	neg := i < len(b) && b[i] == '-'
 	if neg {
-		raw = raw[1:]
+		i++
 	}
-	if len(raw) > 18 {
-		return 0, false
-	}
+	start := i
 	var n int64
-	for _, c := range raw {
-		n = n*10 + int64(c-'0')
+	for i < len(b) && i-start < 18 && b[i]-'0' <= 9 {
+		n = n*10 + int64(b[i]-'0')
+		i++
 	}
+	if i == start || b[start] == '0' && i-start > 1 {
+		return 0, false // no digits, or a leading zero
+	}
+	if i < len(b) && (b[i]-'0' <= 9 || b[i] == '.' || b[i]|0x20 == 'e') {
+		return 0, false // a 19th digit, a fraction, an exponent
+	}
+	s.i = i
 	if neg {
 		n = -n
 	}

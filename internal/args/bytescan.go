@@ -2,6 +2,7 @@ package args
 
 import (
 	"reflect"
+	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -27,9 +28,9 @@ type byteScanner struct {
 	depth  int // containers open
 	values int // array items and object members read
 	limits Limits
-	budget int    // bytes itemsLeft may still read: one pass, however deep
-	arena  []byte // where the texts of short strings are copied, see keep
-	kept   int    // strings copied one by one
+	budget int             // bytes itemsLeft may still read: one pass, however deep
+	arena  strings.Builder // where the texts of short strings are copied, see keep
+	kept   int             // strings copied one by one
 }
 
 // accept checks and decodes args into v, reporting whether it did. On
@@ -168,14 +169,21 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			if s.next() != '"' || !s.count() {
 				return false
 			}
-			name, ok := s.name()
-			if !ok {
-				return false
-			}
 			// Models send the members in the order of the schema, most
-			// often: the field after the last one is tried first.
-			i, known := next, next < len(f.fields) && f.shape.Fields[next].Name == string(name)
-			if !known {
+			// often: the field after the last one is tried first, as the
+			// quoted name it would be written as.
+			i, known := next, false
+			if next < len(f.quoted) {
+				q := f.quoted[next]
+				known = q != "" && len(s.b)-s.i >= len(q) && string(s.b[s.i:s.i+len(q)]) == q
+			}
+			if known {
+				s.i += len(f.quoted[i])
+			} else {
+				name, ok := s.name()
+				if !ok {
+					return false
+				}
 				i, known = f.shape.FieldIndex(name)
 			}
 			next = i + 1
@@ -187,9 +195,9 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 				return false
 			}
 			s.i++
-			if sl := f.slots[i]; sl.fits(f.fields[i]) {
+			if sl := f.slots[i]; sl.kind != reflect.Invalid {
 				if base == nil {
-					base = v.Addr().UnsafePointer()
+					base = unsafe.Pointer(v.UnsafeAddr()) // Addr would look up the pointer type
 				}
 				if !s.scalar(f.fields[i], sl, unsafe.Add(base, sl.offset)) {
 					return false
@@ -206,6 +214,9 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			}
 		}
 	}
+	if seen == 1<<len(f.fields)-1 { // every field: 1<<64 is 0
+		return true
+	}
 	for i := range f.fields {
 		if seen&(1<<i) != 0 {
 			continue
@@ -215,6 +226,17 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			return false
 		}
 		if sf.Default != nil && decodeDefault(sf.Shape, fieldAt(v, sf.Index), sf.Default) != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// plainName reports whether name is made of printable ASCII without a
+// quote or a backslash: its bytes in JSON are its own, between quotes.
+func plainName(name string) bool {
+	for i := range len(name) {
+		if c := name[i]; c < ' ' || c == '"' || c == '\\' || c >= utf8.RuneSelf {
 			return false
 		}
 	}
@@ -260,7 +282,7 @@ func (s *byteScanner) dict(f *fnode, v reflect.Value) bool {
 		if s.next() != '"' || !s.count() {
 			return false
 		}
-		raw, owned, ok := s.str()
+		raw, owned, _, ok := s.str()
 		if !ok {
 			return false
 		}
@@ -300,60 +322,137 @@ func (s *byteScanner) array(f *fnode, v reflect.Value) bool {
 		}
 		return f.minItems <= 0
 	}
-	// A slice is made once, at the length counted, and its items of a
-	// plain scalar type are stored in place.
-	var base unsafe.Pointer
-	direct := isSlice && f.elemSlot.fits(f.elem)
-	if isSlice {
-		v.Grow(s.itemsLeft())
-		base = v.UnsafePointer()
+	var n int
+	var ok bool
+	switch {
+	case !isSlice:
+		n, ok = s.arrayItems(f, v)
+	default:
+		// A slice is made once, at its length: counted first when it is
+		// short, else read into a pooled slice and copied, so that a long
+		// list is read once, not counted then read.
+		if count, whole := s.probe(); whole {
+			v.Grow(count)
+			n, ok = s.sliceItems(f, v)
+		} else {
+			n, ok = s.longSlice(f, v)
+		}
 	}
-	n := 0
-	for {
-		if !s.count() {
-			return false
-		}
-		ok := false
-		switch {
-		case isSlice:
-			if n == v.Cap() { // counted short: past the budget of itemsLeft
-				v.Grow(n)
-				base = v.UnsafePointer()
-			}
-			v.SetLen(n + 1)
-			if direct {
-				ok = s.scalar(f.elem, f.elemSlot, unsafe.Add(base, uintptr(n)*f.elemSlot.size))
-			} else {
-				ok = s.value(f.elem, v.Index(n))
-			}
-		case n < v.Len():
-			ok = s.value(f.elem, v.Index(n))
-		}
-		if !ok {
-			return false // a wrong item, or more than the Go array holds
+	return ok && (f.minItems < 0 || n >= f.minItems) && (f.maxItems < 0 || n <= f.maxItems)
+}
+
+// arrayItems reads the items of a Go array, false on more than it holds.
+func (s *byteScanner) arrayItems(f *fnode, v reflect.Value) (int, bool) {
+	for n := 0; ; {
+		if !s.count() || n >= v.Len() || !s.value(f.elem, v.Index(n)) {
+			return n, false
 		}
 		n++
 		more, ok := s.more(']')
-		if !ok {
-			return false
-		}
-		if !more {
-			break
+		if !ok || !more {
+			return n, ok
 		}
 	}
-	return (f.minItems < 0 || n >= f.minItems) && (f.maxItems < 0 || n <= f.maxItems)
+}
+
+// sliceItems reads the items of a slice into w, a settable slice of
+// length 0, growing it by doubling past its capacity, and leaves w at
+// the length read, the item it failed on included. Items of a plain
+// scalar type are stored in place.
+func (s *byteScanner) sliceItems(f *fnode, w reflect.Value) (int, bool) {
+	direct := f.elemSlot.kind != reflect.Invalid
+	// Structs held in place, read as value reads them once it has seen
+	// there is no pointer nor null to deal with.
+	e := f.elem
+	structs := e.nullOf == nil && !e.slow && e.shape.Kind == rs.Struct && e.shape.Type == w.Type().Elem()
+	w.SetLen(w.Cap())
+	base := w.UnsafePointer()
+	for n := 0; ; n++ {
+		ok := s.count()
+		if ok && n == w.Len() {
+			w.Grow(max(n, 8))
+			w.SetLen(w.Cap())
+			base = w.UnsafePointer()
+		}
+		switch {
+		case !ok:
+		case direct:
+			ok = s.scalar(f.elem, f.elemSlot, unsafe.Add(base, uintptr(n)*f.elemSlot.size))
+		case structs:
+			ok = s.next() == '{' && s.object(f.elem, w.Index(n))
+		default:
+			ok = s.value(f.elem, w.Index(n))
+		}
+		more := false
+		if ok {
+			more, ok = s.more(']')
+		}
+		if !ok || !more {
+			w.SetLen(min(n+1, w.Len()))
+			if !ok {
+				return n, false
+			}
+			return n + 1, true
+		}
+	}
+}
+
+// scratch is a slice of one type that the byte scanner reads long lists
+// into, pooled by the plan of the slice: after a call it holds zeros.
+type scratch struct{ v reflect.Value }
+
+// longSlice reads the items of a slice whose length is not counted into
+// a pooled slice, then copies them into v at their number: one
+// allocation of the slice, and no pass over the bytes to count them.
+func (s *byteScanner) longSlice(f *fnode, v reflect.Value) (int, bool) {
+	sc := f.scratch.Get().(*scratch)
+	n, ok := s.sliceItems(f, sc.v)
+	if ok {
+		v.Grow(n) // the items go from the first, as sliceItems writes them
+		v.SetLen(n)
+		reflect.Copy(v, sc.v)
+	}
+	// Zeros again: what the items point to belongs to the call, which the
+	// pooled slice must not keep alive, and the next call's items must not
+	// find a field this one set.
+	sc.v.Clear()
+	sc.v.SetLen(0)
+	f.scratch.Put(sc)
+	return n, ok
+}
+
+// probeBytes is the most text probe reads to count a slice's items: a
+// longer list is read into a pooled slice instead.
+const probeBytes = 128
+
+// probe counts the items of the array being read when it closes within
+// probeBytes of text and the budget of itemsLeft, which it spends; whole
+// is false otherwise.
+func (s *byteScanner) probe() (count int, whole bool) {
+	b := s.b[s.i:min(len(s.b), s.i+min(probeBytes, s.budget))]
+	n, read, whole := countItems(b)
+	s.budget -= read
+	return min(n, s.limits.MaxValues-s.values+1), whole
 }
 
 // itemsLeft counts the items of the array or members of the object
-// being read, from where the scanner is to its closing bracket: the
-// commas outside strings and nested containers, plus one. It only sizes
-// what the scanner makes, so it trusts the bytes as scan does, and counts
-// no more than the values limit lets through. Arrays nested in long
-// arrays would be counted again at each level: once it has read as many
-// bytes as the arguments hold, it stops, and the scanner grows what it
-// makes by doubling.
+// being read, from where the scanner is to its closing bracket (see
+// countItems). It only sizes what the scanner makes, and counts no more
+// than the values limit lets through. Arrays nested in long arrays would
+// be counted again at each level: once it has read as many bytes as the
+// arguments hold, it stops, and the scanner grows what it makes by
+// doubling.
 func (s *byteScanner) itemsLeft() int {
-	b := s.b[s.i:min(len(s.b), s.i+s.budget)]
+	n, read, _ := countItems(s.b[s.i:min(len(s.b), s.i+s.budget)])
+	s.budget -= read
+	return min(n, s.limits.MaxValues-s.values+1)
+}
+
+// countItems counts the items of a container in b, which starts after
+// its opening bracket: the commas outside strings and nested containers,
+// plus one. It trusts the bytes as scan does. read is the bytes it read,
+// up to the closing bracket; whole reports whether it found it.
+func countItems(b []byte) (n, read int, whole bool) {
 	n, depth, j := 1, 0, 0
 	for j < len(b) {
 		for j < len(b) && structural[b[j]] == 0 {
@@ -378,8 +477,7 @@ func (s *byteScanner) itemsLeft() int {
 			depth++
 		case '}', ']':
 			if depth == 0 {
-				s.budget -= j
-				return min(n, s.limits.MaxValues-s.values+1)
+				return n, j, true
 			}
 			depth--
 		case ',':
@@ -389,8 +487,7 @@ func (s *byteScanner) itemsLeft() int {
 		}
 		j++
 	}
-	s.budget -= min(j, len(b)) // j steps past the end over an escape cut short
-	return min(n, s.limits.MaxValues-s.values+1)
+	return n, min(j, len(b)), false // j steps past the end over an escape cut short
 }
 
 // structural marks the bytes itemsLeft looks at outside strings.

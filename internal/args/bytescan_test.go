@@ -2,6 +2,7 @@ package args
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
@@ -282,5 +283,140 @@ func BenchmarkDecodeRich(b *testing.B) {
 		if ps, err := c.Decode(args, reflect.ValueOf(&a).Elem()); ps != nil || err != nil {
 			b.Fatal(ps, err)
 		}
+	}
+}
+
+// listArgs hold lists of every kind the byte scanner reads: scalars
+// stored in place, structs, pointers and lists of lists.
+type listArgs struct {
+	Words []string   `json:"words,omitempty" jsonschema:"maxItems=5000"`
+	Nums  []int64    `json:"nums,omitempty"`
+	Flags []bool     `json:"flags,omitempty"`
+	Rows  []richStop `json:"rows,omitempty"`
+	Grid  [][]uint16 `json:"grid,omitempty"`
+	Tree  *treeNode  `json:"tree,omitempty"`
+	Pts   []point    `json:"pts,omitempty"`
+}
+
+type point struct {
+	X int `json:"x"`
+	Y int `json:"y,omitempty"`
+}
+
+// longList is n items made by item, as a JSON array.
+func longList(n int, item func(i int) string) string {
+	items := make([]string, n)
+	for i := range items {
+		items[i] = item(i)
+	}
+	return "[" + strings.Join(items, ",") + "]"
+}
+
+// TestByteScannerLongLists holds the byte scanner to the reference path
+// on lists too long to count first, which it reads into a pooled slice:
+// the same value, at every length around the doubling of that slice, and
+// the pooled slice holds zeros after the call, accepted or not.
+func TestByteScannerLongLists(t *testing.T) {
+	c := checkerFor[listArgs](t)
+	tree := func(n int) string {
+		return `{"value":1,"children":` + longList(n, func(i int) string {
+			return fmt.Sprintf(`{"value":%d,"children":%s}`, i, longList(i%3*40, func(j int) string { return fmt.Sprintf(`{"value":%d}`, j) }))
+		}) + `}`
+	}
+	for _, n := range []int{1, 7, 8, 9, 63, 64, 65, 300, 400} { // within the values limit
+		args := `{"words":` + longList(n, func(i int) string { return fmt.Sprintf(`"word \u00e9 %d"`, i) }) +
+			`,"nums":` + longList(n, func(i int) string { return fmt.Sprint(i*7919 - 5000) }) +
+			`,"flags":` + longList(n, func(i int) string { return fmt.Sprint(i%2 == 0) }) +
+			`,"rows":` + longList(n, func(i int) string {
+			if i%3 == 0 {
+				return fmt.Sprintf(`{"name":"stop\n%d"}`, i) // the default hours
+			}
+			return fmt.Sprintf(`{"name":"stop %d","hours":%d}`, i, i)
+		}) +
+			`,"grid":` + longList(n, func(i int) string { return longList(i%20, func(j int) string { return fmt.Sprint(j) }) }) +
+			`,"tree":` + tree(n%50) +
+			`,"pts":` + longList(n, func(i int) string {
+			if (i+n)%2 == 0 {
+				return fmt.Sprintf(`{"x":%d,"y":%d}`, i, i)
+			}
+			return fmt.Sprintf(`{"x":%d}`, i) // y as the call before may have set it
+		}) + `}`
+		var got listArgs
+		if !c.fast.accept([]byte(args), testLimits, reflect.ValueOf(&got).Elem()) {
+			t.Fatalf("%d items: the byte scanner does not accept %.200s", n, args)
+		}
+		if !checkPaths[listArgs](t, c, args) {
+			t.Fatalf("%d items: the fast path leaves the call", n)
+		}
+		for _, l := range []int{len(got.Words), len(got.Nums), len(got.Flags), len(got.Rows), len(got.Grid), len(got.Pts)} {
+			if l != n {
+				t.Fatalf("%d items: a list of %d", n, l)
+			}
+		}
+	}
+	// Wrong late in a long list: left to the token reader, which words it.
+	bad := `{"words":["a","b"],"grid":[[1],[2]],"rows":` + longList(500, func(i int) string {
+		if i == 480 {
+			return `{"name":"x","hours":"three"}`
+		}
+		return `{"name":"x","hours":1}`
+	}) + `}`
+	good := `{"words":` + longList(100, func(i int) string { return fmt.Sprintf(`"w%d"`, i) }) +
+		`,"grid":` + longList(100, func(i int) string { return `[1,2]` }) + `}`
+	for _, tc := range []struct {
+		args  string
+		lists []*fnode // the long lists of the call, read into pooled slices
+	}{
+		{good, []*fnode{c.fast.fields[0], c.fast.fields[4]}},
+		{bad, []*fnode{c.fast.fields[3]}},
+	} {
+		var got listArgs
+		if accepted := c.fast.accept([]byte(tc.args), testLimits, reflect.ValueOf(&got).Elem()); accepted != (tc.args == good) {
+			t.Fatalf("the byte scanner accepts %.100s: %v", tc.args, accepted)
+		}
+		// Every pooled slice of items with pointers holds zeros: it keeps
+		// nothing of a call alive.
+		for _, f := range tc.lists {
+			sc := f.scratch.Get().(*scratch)
+			if sc.v.Cap() == 0 && !raceEnabled { // the race detector drops some of what is pooled
+				t.Errorf("%v: the pooled slice did not come back", sc.v.Type())
+			}
+			all := sc.v.Slice(0, sc.v.Cap())
+			for i := range all.Len() {
+				if !all.Index(i).IsZero() {
+					t.Errorf("%v: item %d of the pooled slice is %v", all.Type(), i, all.Index(i))
+					break
+				}
+			}
+			f.scratch.Put(sc)
+		}
+	}
+	checkPaths[listArgs](t, c, bad)
+}
+
+// TestProbe holds the count that sizes short slices: whole only when the
+// closing bracket is within reach, and then exact.
+func TestProbe(t *testing.T) {
+	for _, tc := range []struct {
+		rest  string // after the opening bracket
+		count int
+		whole bool
+	}{
+		{`1,2,3]`, 3, true},
+		{`"a,b",["c,d"],{"e":[1,2]}]`, 3, true},
+		{strings.Repeat(`1,`, probeBytes/2) + `1]`, 0, false},
+		{strings.Repeat(`1,`, probeBytes/2-1) + `1]`, probeBytes / 2, true},
+		{`1,2`, 0, false}, // cut short
+	} {
+		s := byteScanner{b: []byte(tc.rest), limits: testLimits, budget: len(tc.rest)}
+		count, whole := s.probe()
+		if whole != tc.whole || whole && count != tc.count {
+			t.Errorf("probe(%.40s…) = %d, %v; want %d, %v", tc.rest, count, whole, tc.count, tc.whole)
+		}
+	}
+	// A spent budget probes nothing.
+	s := byteScanner{b: []byte(`1]`), limits: testLimits, budget: 0}
+	if _, whole := s.probe(); whole {
+		t.Errorf("probe with no budget reads")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"reflect"
+	"strings"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -27,8 +28,13 @@ func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 const arenaChunk = 8 << 10
 
 // arenaAfter is the number of strings copied one by one before keep
-// copies into chunks: a short call's few strings cost what they hold.
-const arenaAfter = 8
+// copies into chunks, in arguments shorter than arenaFrom bytes: a short
+// call's few strings cost what they hold. Longer arguments hold enough
+// strings to fill a chunk from the first one.
+const (
+	arenaAfter = 8
+	arenaFrom  = 512
+)
 
 // keep is the text of b as a string to keep: b itself when the scanner
 // made it for this string alone (owned), which nothing writes again, else
@@ -40,40 +46,46 @@ func (s *byteScanner) keep(b []byte, owned bool) string {
 		return view(b)
 	case len(b) == 0:
 		return ""
-	case len(b) > cap(s.arena)-len(s.arena):
-		if len(b) > arenaChunk/4 || s.kept < arenaAfter {
+	case len(b) > s.arena.Cap()-s.arena.Len():
+		if len(b) > arenaChunk/4 || s.kept < arenaAfter && len(s.b) < arenaFrom {
 			s.kept++
 			return string(b)
 		}
-		// The text still to read holds every string still to come.
-		s.arena = make([]byte, 0, min(len(s.b)-s.i+len(b), arenaChunk))
+		// The text still to read holds every string still to come. A
+		// Builder's buffer is not zeroed first, and is only appended to
+		// within its capacity, never moved: the strings stay as written.
+		s.arena = strings.Builder{}
+		s.arena.Grow(min(len(s.b)-s.i+len(b), arenaChunk))
 	}
-	s.arena = append(s.arena, b...)
-	return view(s.arena[len(s.arena)-len(b):])
+	s.arena.Write(b)
+	all := s.arena.String()
+	return all[len(all)-len(b):]
 }
 
 // str reads a string's text: a view of the bytes, or, when it has
 // escapes, a new buffer that no one else holds (owned), which the caller
-// may keep as a Go string without copying it. It accepts only UTF-8 text
-// without control characters, as jsontext does, and leaves an escape that
-// is not a whole character (a lone surrogate) to the token reader.
-func (s *byteScanner) str() (text []byte, owned, ok bool) {
+// may keep as a Go string without copying it; ascii reports text of
+// ASCII alone, whose length is its count of characters. It accepts only
+// UTF-8 text without control characters, as jsontext does, and leaves an
+// escape that is not a whole character (a lone surrogate) to the token
+// reader.
+func (s *byteScanner) str() (text []byte, owned, ascii, ok bool) {
 	b := s.b
 	start := s.i + 1
 	j, high := plainRun(b, start)
 	if j == len(b) || b[j] < ' ' {
-		return nil, false, false
+		return nil, false, false, false
 	}
 	if b[j] == '\\' {
 		text, ok = s.escaped(start)
-		return text, true, ok
+		return text, true, false, ok
 	}
 	text = b[start:j] // b[j] is the closing quote
 	if high != 0 && !utf8.Valid(text) {
-		return nil, false, false
+		return nil, false, false, false
 	}
 	s.i = j + 1
-	return text, false, true
+	return text, false, high == 0, true
 }
 
 // plainRun returns the offset of the first quote, backslash or control
@@ -221,7 +233,7 @@ func (s *byteScanner) stringValue(f *fnode, v reflect.Value) bool {
 // checkedString reads a string the schema allows, as a Go string and as
 // its text.
 func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool) {
-	text, owned, ok := s.str()
+	text, owned, ascii, ok := s.str()
 	if !ok {
 		return "", nil, false
 	}
@@ -238,7 +250,10 @@ func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool)
 		return "", nil, false
 	}
 	if f.minLen >= 0 || f.maxLen >= 0 {
-		n := utf8.RuneCountInString(str)
+		n := len(str)
+		if !ascii {
+			n = utf8.RuneCountInString(str)
+		}
 		if f.minLen >= 0 && n < f.minLen || f.maxLen >= 0 && n > f.maxLen {
 			return "", nil, false
 		}

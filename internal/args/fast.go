@@ -67,13 +67,15 @@ type fnode struct {
 	// arrays
 	minItems, maxItems int // -1: none
 	elem               *fnode
-	elemSlot           slot // how the byte scanner stores a slice's items
+	elemSlot           slot       // how the byte scanner stores a slice's items
+	scratch            *sync.Pool // a slice's: where the byte scanner reads long lists (longSlice)
 
 	// objects
 	fields   []*fnode // parallel to shape.Fields
 	required []bool
 	allowed  []string
-	slots    []slot // parallel to shape.Fields: where the byte scanner stores each
+	slots    []slot   // parallel to shape.Fields: where the byte scanner stores each
+	quoted   []string // parallel to shape.Fields: each name as JSON writes it without escapes, "" when it needs them
 }
 
 type boundKind uint8
@@ -139,7 +141,29 @@ func fastPlan(shape *rs.Shape, schema json.RawMessage) (*fnode, error) {
 	if f.slow {
 		return nil, nil
 	}
+	f.settle(map[*fnode]bool{})
 	return f, nil
+}
+
+// settle keeps, once the plan is whole, the slots that fit their plans:
+// a recursive definition is known only then. A slot that does not fit is
+// cleared, and its values go through reflect.
+func (f *fnode) settle(seen map[*fnode]bool) {
+	if f == nil || seen[f] {
+		return
+	}
+	seen[f] = true
+	f.nullOf.settle(seen)
+	f.elem.settle(seen)
+	if f.elem != nil && !f.elemSlot.fits(f.elem) {
+		f.elemSlot = slot{}
+	}
+	for i, ff := range f.fields {
+		ff.settle(seen)
+		if ff == nil || !f.slots[i].fits(ff) { // nil: a slow struct, compiled in part
+			f.slots[i] = slot{}
+		}
+	}
 }
 
 type fastCompiler struct {
@@ -217,8 +241,9 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 			return f
 		}
 		f.elem = c.compile(shape.Elem, items)
-		if shape.Kind == rs.Slice {
-			f.elemSlot = slotOf(shape.Type.Elem(), 0)
+		if t := shape.Type; shape.Kind == rs.Slice {
+			f.elemSlot = slotOf(t.Elem(), 0)
+			f.scratch = &sync.Pool{New: func() any { return &scratch{v: reflect.New(t).Elem()} }}
 		}
 	case rs.Map:
 		ap, ok := m["additionalProperties"]
@@ -236,6 +261,12 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 		f.required = make([]bool, len(shape.Fields))
 		f.allowed = shape.FieldNames()
 		f.slots = slots(shape)
+		f.quoted = make([]string, len(shape.Fields))
+		for i, sf := range shape.Fields {
+			if plainName(sf.Name) {
+				f.quoted[i] = `"` + sf.Name + `"`
+			}
+		}
 		req, _ := m["required"].([]any)
 		for i, sf := range shape.Fields {
 			ps, ok := props[sf.Name]

@@ -20,8 +20,8 @@ type slot struct {
 
 // slots computes the slots of a struct's fields, from their Go types
 // alone: whether the schema lets the scanner store one directly is known
-// only once the plan is whole (a recursive definition), so scalar checks
-// the field's plan when it stores.
+// only once the plan is whole (a recursive definition), so settle clears
+// then the slots that do not fit their plans.
 func slots(shape *rs.Shape) []slot {
 	ss := make([]slot, len(shape.Fields))
 	for i, sf := range shape.Fields {

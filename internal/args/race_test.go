@@ -1,0 +1,5 @@
+//go:build race
+
+package args
+
+const raceEnabled = true
