@@ -104,12 +104,19 @@ func (s *Step) Trimmed() []toolreg.AnyTool {
 // Tools lists the names of the tools offered in this step.
 func (s *Step) Tools() []string { return slices.Clone(s.tools) }
 
-// Only offers just the named tools.
+// Only offers just the named tools, and the loop's own (the tool search)
+// while the step offers them: a deferred tool the model has not found yet
+// is reached through the search, which finds only the tools the step
+// offers. Hide hides the search too.
 func (s *Step) Only(names ...string) error {
 	if err := s.known(names); err != nil {
 		return err
 	}
-	s.tools = s.filter(nameset.Of(names))
+	named := nameset.Of(names)
+	offered := nameset.Of(s.tools)
+	s.tools = s.filter(func(n string) bool {
+		return named(n) || (offered(n) && slices.ContainsFunc(s.own, func(t toolreg.AnyTool) bool { return t.Name() == n }))
+	})
 	return nil
 }
 

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/slot"
@@ -811,8 +813,13 @@ func sameJSON(a, b json.RawMessage) bool {
 	return erra == nil && errb == nil && reflect.DeepEqual(va, vb)
 }
 
-// jsonValue is raw decoded, its numbers kept as written.
+// jsonValue is raw decoded, its numbers kept as written. JSON that a tool
+// would refuse as such (a member named twice, invalid UTF-8: RFC 7493) is
+// an error, so that it never agrees with another writing of its values.
 func jsonValue(raw json.RawMessage) (any, error) {
+	if !jsontext.Value(raw).IsValid() {
+		return nil, errors.New("not I-JSON")
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var v any

@@ -26,6 +26,8 @@ func TestSameJSON(t *testing.T) {
 		{`{"city":"Oslo"}`, `{"city":"Oslo"} {}`, false},
 		{`{"city":"Oslo"`, `{"city":"Oslo"`, true}, // the same bytes: whatever they are, the tool refuses both alike
 		{`{"city":"Oslo"`, `{"city":"Oslo"}`, false},
+		{`{"a":2}`, `{"a":1,"a":2}`, false}, // a member named twice: a tool refuses one and not the other
+		{`{"a":1,"a":2}`, `{"a":2}`, false},
 	}
 	for _, tt := range tests {
 		if got := sameJSON(json.RawMessage(tt.a), json.RawMessage(tt.b)); got != tt.same {

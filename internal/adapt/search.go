@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -119,42 +120,44 @@ const maxSearchDescription = 300
 // deferred tools the step offers and the model has not found, records
 // those found in the State, and lists each with its description.
 func (r *Run) answerSearch(ctx context.Context, step *agent.Step, call toolreg.ToolCall) toolreg.Output {
+	if out := searchArgs.Invoke(ctx, call.Arguments); out.IsError {
+		return out // what was wrong, and what the schema allows, as for any tool
+	}
+	// The arguments hold to the schema the model was sent: an object of a
+	// query of at most MaxSearchQuery bytes and, maybe, an integer limit
+	// from 1 to MaxSearchLimit (2.0 is one), each member once.
 	var args struct {
-		Query string `json:"query"`
-		Limit *int   `json:"limit"`
+		Query string      `json:"query"`
+		Limit json.Number `json:"limit"`
 	}
-	bad := func(format string, a ...any) toolreg.Output {
-		text := fmt.Sprintf(format, a...)
-		return toolreg.Output{Text: text + "; call " + agent.SearchToolName + ` with {"query": "a few words"} and, if you like, "limit" from 1 to ` + fmt.Sprint(agent.MaxSearchLimit),
-			IsError: true, Err: fmt.Errorf("%w: %s: %s", toolreg.ErrInvalidArguments, agent.SearchToolName, text)}
-	}
-	dec := json.NewDecoder(strings.NewReader(string(call.Arguments)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&args); err != nil {
-		return bad("the arguments are not an object of query and limit (%v)", err)
+	if err := json.Unmarshal(call.Arguments, &args); err != nil {
+		return toolreg.Output{Text: "the arguments could not be read; call " + agent.SearchToolName + ` with {"query": "a few words"}`,
+			IsError: true, Err: fmt.Errorf("%w: %s: %v", toolreg.ErrInvalidArguments, agent.SearchToolName, err)}
 	}
 	query := strings.TrimSpace(args.Query)
 	limit := agent.DefaultSearchLimit
-	switch {
-	case query == "":
-		return bad("the query is empty")
-	case len(query) > agent.MaxSearchQuery:
-		return bad("the query is %d bytes long, more than %d", len(query), agent.MaxSearchQuery)
-	case args.Limit != nil && (*args.Limit < 1 || *args.Limit > agent.MaxSearchLimit):
-		return bad("limit is %d, not from 1 to %d", *args.Limit, agent.MaxSearchLimit)
-	case args.Limit != nil:
-		limit = *args.Limit
+	if f, err := args.Limit.Float64(); err == nil && args.Limit != "" {
+		limit = int(f)
+	}
+	if query == "" {
+		return toolreg.Output{Text: "the query is empty; call " + agent.SearchToolName + ` with {"query": "a few words"}`,
+			IsError: true, Err: fmt.Errorf("%w: %s: the query is empty", toolreg.ErrInvalidArguments, agent.SearchToolName)}
 	}
 	offered := make(map[string]bool)
 	for _, n := range step.Tools() {
 		offered[n] = true
 	}
 	r.mu.Lock()
-	loaded := slices.Clone(r.State.Loaded)
+	loaded := make(map[string]bool, len(r.State.Loaded)) // a set: a stored State may list thousands
+	for _, n := range r.State.Loaded {
+		loaded[n] = true
+	}
 	r.mu.Unlock()
 	var candidates []toolreg.AnyTool
+	byName := make(map[string]int)
 	for _, t := range r.Registry.Tools() {
-		if offered[t.Name()] && r.deferred(t) && !slices.Contains(loaded, t.Name()) {
+		if offered[t.Name()] && r.deferred(t) && !loaded[t.Name()] {
+			byName[t.Name()] = len(candidates)
 			candidates = append(candidates, t)
 		}
 	}
@@ -165,17 +168,19 @@ func (r *Run) answerSearch(ctx context.Context, step *agent.Step, call toolreg.T
 	if searcher == nil {
 		searcher = agent.KeywordSearch{}
 	}
-	names, err := searcher.Search(ctx, query, candidates, limit)
+	names, err := search(ctx, searcher, query, candidates, limit)
 	if err != nil {
-		return toolreg.Output{Text: "the tool search failed: " + err.Error() + "; try again, or answer without it",
+		// The searcher is the host's: its error may name hosts, keys,
+		// queries. The model reads only that the search failed.
+		return toolreg.Output{Text: "the tool search is unavailable now; try again later, or answer without it",
 			IsError: true, Err: fmt.Errorf("%w: %s: %w", toolreg.ErrToolFailed, agent.SearchToolName, err)}
 	}
 	var found []toolreg.AnyTool
 	for _, n := range names {
 		// Only candidates, once each, and no more than asked: the
 		// searcher is the host's, and may get it wrong.
-		i := slices.IndexFunc(candidates, func(t toolreg.AnyTool) bool { return t.Name() == n })
-		if i >= 0 && len(found) < limit && !slices.Contains(found, candidates[i]) {
+		i, ok := byName[n]
+		if ok && len(found) < limit && !slices.Contains(found, candidates[i]) {
 			found = append(found, candidates[i])
 		}
 	}
@@ -211,3 +216,27 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + "…"
 }
+
+// search asks the host's searcher, turning a panic in it into an error:
+// a streamed call of the search runs on a goroutine of the run's, where a
+// panic would end the program.
+func search(ctx context.Context, s agent.ToolSearcher, query string, candidates []toolreg.AnyTool, limit int) (names []string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: the tool searcher panicked: %v\n%s", toolreg.ErrToolPanic, p, debug.Stack())
+		}
+	}()
+	return s.Search(ctx, query, candidates, limit)
+}
+
+// searchArgs checks a call of the tool search against the very schema the
+// model is sent, as the registry checks any tool's: a wrong type, a member
+// named twice, a limit out of range get the registry's own words.
+var searchArgs = func() *toolreg.Tool[json.RawMessage, string] {
+	t, err := toolreg.NewDynamic(agent.SearchToolName, "Checks a call of the tool search.", searchSchema,
+		func(context.Context, json.RawMessage) (string, error) { return "", nil })
+	if err != nil {
+		panic("adapt: the tool search's schema: " + err.Error())
+	}
+	return t
+}()

@@ -94,9 +94,9 @@ func Dialects() []string {
 // the tools of a tools/list result, as toolmcp.AddTools serves them. Tokens
 // are o200k_base tokens of those bytes, exact for OpenAI's current models
 // and an estimate (Estimate set) for Anthropic and Gemini, whose tokenizers
-// are not public, and for MCP, whose client may use any model. Third-party
-// comparisons report Claude's counts for the same text some 10–30% above
-// OpenAI's, and Gemini's off by up to some 15% either way. Leave that headroom in a budget, or ask the provider's
+// are not public, and for MCP, whose client may use any model: their
+// counts for the same text differ from OpenAI's, by an amount this package
+// has not measured. Leave headroom in a budget, or ask the provider's
 // token-counting endpoint (Anthropic's /v1/messages/count_tokens, Gemini's
 // countTokens) for the exact figure. Either way a provider renders the
 // definitions into its own prompt format, and adds a tool-use preamble of
