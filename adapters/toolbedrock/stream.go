@@ -39,6 +39,7 @@ func streamInput(in *bedrockruntime.ConverseInput) *bedrockruntime.ConverseStrea
 		Messages:                          in.Messages,
 		OutputConfig:                      in.OutputConfig,
 		PerformanceConfig:                 in.PerformanceConfig,
+		ProjectIdentifier:                 in.ProjectIdentifier,
 		PromptVariables:                   in.PromptVariables,
 		RequestMetadata:                   in.RequestMetadata,
 		ServiceTier:                       in.ServiceTier,

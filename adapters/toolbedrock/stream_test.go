@@ -296,6 +296,7 @@ func TestStreamInputCopiesEveryField(t *testing.T) {
 		Messages:          []types.Message{{Role: types.ConversationRoleUser}},
 		OutputConfig:      &types.OutputConfig{},
 		PerformanceConfig: &types.PerformanceConfiguration{Latency: types.PerformanceConfigLatencyOptimized},
+		ProjectIdentifier: aws.String("project"),
 		PromptVariables:   map[string]types.PromptVariableValues{"v": &types.PromptVariableValuesMemberText{Value: "x"}},
 		RequestMetadata:   map[string]string{"k": "v"},
 		ServiceTier:       &tier,

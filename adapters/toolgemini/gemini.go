@@ -15,6 +15,16 @@
 // the thoughtSignature that Gemini 3 requires back ("Function call is
 // missing a thought_signature"), which a content rebuilt from
 // resp.FunctionCalls() would lose.
+//
+// The SDK asks the Gemini Developer API's v1 by default since genai v1.78
+// (v1beta before; HTTPOptions.APIVersion chooses). The adapter sends the
+// same request to both, byte for byte (a test holds them equal):
+// parametersJsonSchema and responseJsonSchema on each declaration,
+// functionCallingConfig with allowedFunctionNames, and functionResponse
+// parts. Google's API-versions page lists function calling and structured
+// output on v1; if an endpoint refuses the JSON Schema fields, WithLegacySchema
+// sends the OpenAPI-subset parameters field instead, or the client can ask
+// v1beta.
 package toolgemini
 
 import (

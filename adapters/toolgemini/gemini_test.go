@@ -31,8 +31,15 @@ func fakeGemini(replies ...string) *adapttest.API {
 
 func newClient(t *testing.T, f *adapttest.API) *genai.Client {
 	t.Helper()
+	return newVersionClient(t, f, "")
+}
+
+// newVersionClient is newClient on the API version named, the SDK's
+// default ("v1" since genai v1.78) when version is empty.
+func newVersionClient(t *testing.T, f *adapttest.API, version string) *genai.Client {
+	t.Helper()
 	client, err := genai.NewClient(context.Background(), &genai.ClientConfig{
-		APIKey: "test", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: f.Serve(t)},
+		APIKey: "test", Backend: genai.BackendGeminiAPI, HTTPOptions: genai.HTTPOptions{BaseURL: f.Serve(t), APIVersion: version},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -74,6 +81,34 @@ func TestRequestTools(t *testing.T) {
 		{"tools_no_response.json", []Option{WithoutResponseSchema()}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			// The SDK's default version (v1) and v1beta are sent the
+			// same tools, byte for byte: one golden file for both.
+			var sent []any
+			for _, version := range []string{"", "v1beta"} {
+				f := fakeGemini(answer("hi"))
+				client := newVersionClient(t, f, version)
+				a := New(adapttest.Registry(nil), tc.opts...)
+				tools, err := a.Tools()
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = client.Models.GenerateContent(context.Background(), "gemini-test",
+					genai.Text("hi"), &genai.GenerateContentConfig{Tools: tools})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := "/v1/models/gemini-test:generateContent"
+				if version != "" {
+					want = "/" + version + "/models/gemini-test:generateContent"
+				}
+				if f.Paths[0] != want {
+					t.Errorf("path %s, want %s", f.Paths[0], want)
+				}
+				sent = append(sent, f.Requests[0]["tools"])
+			}
+			if diff := cmp.Diff(sent[0], sent[1]); diff != "" {
+				t.Errorf("v1 and v1beta are sent other tools (-v1 +v1beta):\n%s", diff)
+			}
 			f := fakeGemini(answer("hi"))
 			client := newClient(t, f)
 			a := New(adapttest.Registry(nil), tc.opts...)
@@ -81,13 +116,9 @@ func TestRequestTools(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = client.Models.GenerateContent(context.Background(), "gemini-test",
-				genai.Text("hi"), &genai.GenerateContentConfig{Tools: tools})
-			if err != nil {
+			if _, err := client.Models.GenerateContent(context.Background(), "gemini-test",
+				genai.Text("hi"), &genai.GenerateContentConfig{Tools: tools}); err != nil {
 				t.Fatal(err)
-			}
-			if f.Paths[0] != "/v1beta/models/gemini-test:generateContent" {
-				t.Errorf("path %s", f.Paths[0])
 			}
 			adapttest.GoldenValue(t, tc.name, f.Requests[0]["tools"], *update)
 			wire, err := a.ToolsJSON()

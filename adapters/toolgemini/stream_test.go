@@ -72,7 +72,7 @@ func TestStreamEvents(t *testing.T) {
 		t.Errorf("usage (-want +got):\n%s", diff)
 	}
 	for i, p := range api.Paths {
-		if p != "/v1beta/models/gemini-test:streamGenerateContent" {
+		if p != "/v1/models/gemini-test:streamGenerateContent" {
 			t.Errorf("request %d went to %s", i, p)
 		}
 	}

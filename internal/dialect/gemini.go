@@ -145,7 +145,7 @@ func checkGeminiCycles(root *value) error {
 }
 
 // geminiSchema is what genai.Schema can hold (the field list of
-// google.golang.org/genai v1.77.0 types.go Schema; geminiSchemaRules in
+// google.golang.org/genai v1.79.1 types.go Schema; geminiSchemaRules in
 // rules_test.go restates it). The walker
 // produces JSON Schema within that subset; toGenai then rewrites it into
 // the Schema's own JSON shape.

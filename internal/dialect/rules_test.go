@@ -423,7 +423,7 @@ func geminiJSONRules(out []byte) violations {
 	return v
 }
 
-// genaiSchema mirrors the JSON shape of google.golang.org/genai v1.77.0
+// genaiSchema mirrors the JSON shape of google.golang.org/genai v1.79.1
 // Schema (types.go): field names, JSON tags and Go types, so that decoding
 // a lowered schema with DisallowUnknownFields is what the SDK would accept.
 type genaiSchema struct {
