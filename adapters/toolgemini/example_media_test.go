@@ -29,8 +29,9 @@ func captureRegistry() *toolreg.Registry {
 }
 
 // A result's media go inside its functionResponse, as Gemini 3 takes
-// them; the audio, which a function response does not take, is left out
-// and the response's note says so.
+// them, with the mimeType and data that Google's API defines; the note
+// names the file, and says that the audio, which a function response does
+// not take, is left out.
 func ExampleAdapter_CallAllJSON_media() {
 	out, err := toolgemini.New(captureRegistry()).CallAllJSON(context.Background(), json.RawMessage(`{"role":"model","parts":[
 		{"functionCall":{"id":"fc-1","name":"capture","args":{"url":"https://example.com"}}}]}`))
@@ -39,7 +40,7 @@ func ExampleAdapter_CallAllJSON_media() {
 	}
 	fmt.Println(string(out))
 	// Output:
-	// {"role":"user","parts":[{"functionResponse":{"id":"fc-1","name":"capture","response":{"note":"[an audio clip \"summary.wav\" (audio/wav, 8 bytes) was left out: Gemini takes no audio in function responses]","output":"Captured https://example.com"},"parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORy4uLg==","displayName":"page.png"}}]}}]}
+	// {"role":"user","parts":[{"functionResponse":{"id":"fc-1","name":"capture","response":{"note":"[an image \"page.png\" (image/png, 7 bytes) is in this response's parts]\n[an audio clip \"summary.wav\" (audio/wav, 8 bytes) was left out: Gemini takes no audio in function responses]","output":"Captured https://example.com"},"parts":[{"inlineData":{"mimeType":"image/png","data":"iVBORy4uLg=="}}]}}]}
 }
 
 // For a model before Gemini 3, the media go as parts of their own after

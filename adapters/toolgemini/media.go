@@ -80,8 +80,14 @@ func (a *Adapter) results(calls []toolreg.ToolCall, outs []toolreg.Output) *gena
 				// prompt's inline data, and the note names the file.
 				beside = append(beside, &genai.Part{InlineData: &genai.Blob{MIMEType: m.MIMEType, Data: m.Data}})
 			default:
+				// Google's published FunctionResponseBlob holds mimeType
+				// and data alone (the SDK's displayName is not in it): the
+				// note names the file instead.
+				if m.Name != "" {
+					notes = append(notes, "["+adapt.Describe(*m)+" is in this response's parts]")
+				}
 				fr.Parts = append(fr.Parts, &genai.FunctionResponsePart{InlineData: &genai.FunctionResponseBlob{
-					MIMEType: m.MIMEType, Data: m.Data, DisplayName: m.Name,
+					MIMEType: m.MIMEType, Data: m.Data,
 				}})
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -78,6 +79,10 @@ func TestMediaResults(t *testing.T) {
 			}
 			sent := sentContents(t, f.Raw[1])[2]
 			adapttest.GoldenJSON(t, tc.golden, sent, *update)
+			// Only the fields of Google's published FunctionResponseBlob.
+			if strings.Contains(string(f.Raw[1]), "displayName") {
+				t.Errorf("the request sends displayName, which the API does not define")
+			}
 
 			// CallAll, sent by the SDK: the same bytes.
 			var resp genai.GenerateContentResponse
