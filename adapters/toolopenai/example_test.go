@@ -540,6 +540,29 @@ func ExampleResponses_Tools() {
 	// get_weather strict: true
 }
 
+// A tool whose Result is a type, not a string, tells the Responses API
+// what JSON its output holds: output_schema, the schema of the Result.
+func ExampleResponses_Tools_outputSchema() {
+	type forecast struct {
+		City  string `json:"city"`
+		HighC int    `json:"high_c"`
+	}
+	type args struct {
+		City string `json:"city"`
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("forecast", "Forecast for a city.",
+		func(_ context.Context, a args) (forecast, error) { return forecast{City: a.City, HighC: 21}, nil }))
+	tools, err := toolopenai.NewResponses(reg).Tools()
+	if err != nil {
+		panic(err)
+	}
+	out, _ := json.Marshal(tools[0].OfFunction.OutputSchema)
+	fmt.Println(string(out))
+	// Output:
+	// {"additionalProperties":false,"properties":{"city":{"type":"string"},"high_c":{"type":"integer"}},"required":["city","high_c"],"type":"object"}
+}
+
 // The Responses definitions in the wire format: flat, without Chat's
 // "function" wrapper.
 func ExampleResponses_ToolsJSON() {

@@ -102,6 +102,20 @@ func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
 		Parameters:  params,
 		Strict:      openai.Bool(st.On()),
 	}}
+	// A Responses function tool may say what JSON its output string holds
+	// (output_schema): a typed tool's output is its Result as JSON, which
+	// the schema describes. A failed call's output, or one cut to the
+	// registry's result budget, is text the schema does not describe; the
+	// model reads those as any output. Chat Completions has no such field.
+	if out := t.OutputSchema(); out != nil {
+		compact, err := dialect.Compact(out)
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", t.Name(), err)
+		}
+		if e.resp.OfFunction.OutputSchema, err = rawObject(compact); err != nil {
+			return nil, fmt.Errorf("tool %q: output schema: %w", t.Name(), err)
+		}
+	}
 	return e, nil
 }
 
