@@ -99,6 +99,33 @@ func (r *Run) declare() []toolreg.AnyTool {
 	return declared
 }
 
+// DeclaredTools is the tools a step declares, from their names as a
+// durable run carries them from the loop to the model call
+// (agent.Step.Declared, by name): the registry's, and the loop's tool
+// search (agent.SearchToolName) where the registry holds no tool of that
+// name. The names come from a history, which can be edited: one the
+// registry lacks, or one named twice, is an error (agent.ErrInvalidStep).
+func DeclaredTools(reg *toolreg.Registry, names []string) ([]toolreg.AnyTool, error) {
+	tools := make([]toolreg.AnyTool, 0, len(names))
+	seen := make(map[string]bool, len(names))
+	for _, name := range names {
+		if seen[name] {
+			return nil, fmt.Errorf("%w: the step declares %q twice", agent.ErrInvalidStep, name)
+		}
+		seen[name] = true
+		t, ok := reg.Lookup(name)
+		switch {
+		case ok:
+			tools = append(tools, t)
+		case name == agent.SearchToolName:
+			tools = append(tools, searchTool{})
+		default:
+			return nil, fmt.Errorf("%w: the step declares %q, which the registry does not hold", agent.ErrInvalidStep, name)
+		}
+	}
+	return tools, nil
+}
+
 // searchTool is the tool search as the model sees it; its calls are the
 // loop's (answerSearch), never the registry's.
 type searchTool struct{}
