@@ -25,16 +25,6 @@ func deferredWithBook(ran map[string]int) *toolreg.Registry {
 	return reg
 }
 
-// collect is Options that append each call's result to results (if not
-// nil), deferring the tools tagged "mail".
-func collect(results *[]toolreg.Output) agent.Options {
-	return agent.Options{Defer: toolreg.Tagged("mail"), OnEvent: func(e agent.Event) {
-		if e.Kind == agent.CallResult && results != nil {
-			*results = append(*results, e.Output)
-		}
-	}}
-}
-
 // ResumeTests: a paused run resumed is held to the step PrepareStep makes
 // for the paused step again, its calls and its tool search alike; and the
 // first request after the resume declares the tools the last one before
@@ -44,7 +34,7 @@ func ResumeTests(t *testing.T, c Control) {
 		ran := map[string]int{}
 		reg := deferredWithBook(ran)
 		api := c.API(c.Calls(agent.SearchToolName, `{"query":"send email"}`, "book", `{"city":"Oslo"}`), c.Answer("Done."))
-		st, err := c.Start(context.Background(), api, reg, collect(nil))
+		st, err := c.Start(context.Background(), api, reg, NativeSearch(nil))
 		if !errors.Is(err, agent.ErrPaused) {
 			t.Fatalf("err = %v, want ErrPaused", err)
 		}
@@ -60,7 +50,7 @@ func ResumeTests(t *testing.T, c Control) {
 			}
 		}
 		var results []toolreg.Output
-		opts := collect(&results)
+		opts := NativeSearch(&results)
 		prepared := 0
 		opts.PrepareStep = func(_ context.Context, s *agent.Step) error {
 			if s.Number == 1 {
@@ -93,7 +83,7 @@ func ResumeTests(t *testing.T, c Control) {
 			c.Calls(agent.SearchToolName, `{"limit":1,"query":"send email"}`),
 			c.Calls("refund_order", `{"order":"A1"}`, "book", `{"city":"Oslo"}`),
 			c.Answer("Done."))
-		st, err := c.Start(context.Background(), api, reg, collect(nil))
+		st, err := c.Start(context.Background(), api, reg, NativeSearch(nil))
 		if !errors.Is(err, agent.ErrPaused) {
 			t.Fatalf("err = %v, want ErrPaused", err)
 		}
@@ -104,7 +94,7 @@ func ResumeTests(t *testing.T, c Control) {
 		if err := st.Approve(st.Pending()[0].Key()); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.Resume(context.Background(), api, reg, st, collect(nil)); err != nil {
+		if _, err := c.Resume(context.Background(), api, reg, st, NativeSearch(nil)); err != nil {
 			t.Fatal(err)
 		}
 		if len(api.Raw) != 4 {
@@ -133,7 +123,7 @@ func NativeTests(t *testing.T, c Control) {
 		ran := map[string]int{}
 		api := c.API(c.Calls("refund_order", `{"order":"A1"}`), c.Answer("Refunded."))
 		var results []toolreg.Output
-		opts := collect(&results)
+		opts := NativeSearch(&results)
 		opts.PrepareStep = func(_ context.Context, s *agent.Step) error {
 			if s.Number == 1 {
 				s.Choice = agent.Force("refund_order")
@@ -159,7 +149,7 @@ func NativeTests(t *testing.T, c Control) {
 		}))
 		api := c.API(c.Calls(agent.SearchToolName, `{"query":"refund"}`), c.Answer("Done."))
 		var results []toolreg.Output
-		st, err := c.Start(context.Background(), api, reg, collect(&results))
+		st, err := c.Start(context.Background(), api, reg, NativeSearch(&results))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +159,7 @@ func NativeTests(t *testing.T, c Control) {
 	})
 	t.Run("a step that offers no deferred tool", func(t *testing.T) {
 		api := c.API(c.Calls("get_time", c.NoArgs), c.Answer("Ten."))
-		opts := collect(nil)
+		opts := NativeSearch(nil)
 		opts.PrepareStep = func(_ context.Context, s *agent.Step) error {
 			if s.Number == 2 {
 				return s.Hide("refund_order", "create_invoice", "send_email")
@@ -190,7 +180,7 @@ func NativeTests(t *testing.T, c Control) {
 	t.Run("a call of the loop's search", func(t *testing.T) {
 		api := c.API(c.Calls(agent.SearchToolName, `{"query":"refund"}`), c.Answer("Sorry."))
 		var results []toolreg.Output
-		st, err := c.Start(context.Background(), api, DeferredRegistry(map[string]int{}), collect(&results))
+		st, err := c.Start(context.Background(), api, DeferredRegistry(map[string]int{}), NativeSearch(&results))
 		if err != nil {
 			t.Fatal(err)
 		}
