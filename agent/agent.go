@@ -69,6 +69,10 @@ type Options struct {
 	MaxRunRetries int
 	// PrepareStep, if set, is called before each model call: it may
 	// choose the step's tools and tool choice. An error ends the run.
+	// It is called again, with the same step number, when a run paused
+	// in that step resumes (in another process, perhaps): the calls of
+	// the paused turn and a tool search among them are checked against
+	// the step it makes, as they were when the turn was asked.
 	PrepareStep func(ctx context.Context, s *Step) error
 	// Stream makes the runner ask the model through the provider's
 	// streaming API (the same client has both): OnEvent then also sees
@@ -222,6 +226,21 @@ type Model interface {
 	Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error
 	// Save writes the conversation (and cursor) into s.
 	Save(s *State) error
+}
+
+// NativeSearcher is a Model whose provider searches the run's deferred
+// tools itself (toolanthropic's and toolopenai.Responses' runners, unless
+// made WithClientToolSearch): its requests declare every tool of the
+// registry, the deferred ones for the provider to load when its own search
+// finds them. The loop then follows the request: Step.Declared lists every
+// tool of the registry and no SearchToolName, a tool choice may force a
+// deferred tool, and the loop neither declares nor answers its own search;
+// a call of SearchToolName is refused as not offered (ErrNotOffered),
+// unless the registry holds a tool of that name, which is then the
+// registry's. A Model that does not implement it, or returns false, has
+// its deferred tools searched by the loop.
+type NativeSearcher interface {
+	SearchesNatively() bool
 }
 
 // Reply is what one model call asked for.

@@ -7,6 +7,7 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
@@ -51,4 +52,22 @@ func ExampleKeywordSearch() {
 	fmt.Println(names)
 	// Output:
 	// [cancel_booking book_hotel]
+}
+
+// A Model says whether its provider searches the deferred tools itself.
+// The runners of toolanthropic and toolopenai.Responses do (unless made
+// WithClientToolSearch); a model a host drives itself, from an adapter's
+// Model method, leaves the search to the loop.
+func ExampleNativeSearcher() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(weather, book)
+	var st agent.State
+	m, err := toolopenai.NewResponses(reg).Model(nil, responses.ResponseNewParams{Model: "gpt-4.1-mini"}, &st)
+	if err != nil {
+		panic(err)
+	}
+	ns, ok := m.(agent.NativeSearcher)
+	fmt.Println(ok && ns.SearchesNatively())
+	// Output:
+	// false
 }

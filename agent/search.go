@@ -14,7 +14,9 @@ import (
 // has deferred tools the model has not found (toolreg.WithDeferred,
 // Options.Defer). The loop answers its calls itself, through the same gate
 // as any call; a registry tool of this name in a run with deferred tools
-// is refused at the run's start (toolreg.ErrDuplicateTool).
+// is refused at the run's start (toolreg.ErrDuplicateTool), unless the
+// provider searches them natively (NativeSearcher): the run then declares
+// no search of its own, and the registry's tool is an ordinary one.
 const SearchToolName = "search_tools"
 
 // Bounds of the tool search: the query's length in bytes, and how many

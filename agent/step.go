@@ -55,7 +55,9 @@ func NewDeclaredStep(number int, reg *toolreg.Registry, declared []toolreg.AnyTo
 
 // Declared lists the tools the step's request declares, in the run's
 // order: every tool of the registry, less the deferred ones not yet found
-// (Options.Defer), and the tool search while some are. It does not follow
+// (Options.Defer), and the tool search while some are; every tool of the
+// registry, and no search of the loop's, when the provider searches the
+// deferred tools natively (NativeSearcher). It does not follow
 // Only, Hide or OnlyTagged: a runner whose provider can restrict the calls
 // by name sends Declared as the array and the restriction
 // (Restriction) beside it, so that the array, the prefix of every

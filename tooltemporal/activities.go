@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/adapt"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 )
@@ -38,11 +40,41 @@ type answer struct {
 	Results []agent.Result     `json:"results"`
 }
 
-// step is an agent.Step as data.
+// step is an agent.Step as data: the tools it offers, and those its
+// request declares, in order (the run's tools array: deferred tools not
+// found left out, the loop's tool search in). A step of a history written
+// before Declared was carried has none, and declares every tool.
 type step struct {
-	Number int              `json:"number"`
-	Tools  []string         `json:"tools"`
-	Choice agent.ToolChoice `json:"choice"`
+	Number   int              `json:"number"`
+	Tools    []string         `json:"tools"`
+	Choice   agent.ToolChoice `json:"choice"`
+	Declared []string         `json:"declared,omitempty"`
+}
+
+// agentStep is the step again, over reg.
+func (in *step) agentStep(reg *toolreg.Registry) (*agent.Step, error) {
+	s := agent.NewStep(in.Number, reg)
+	if in.Declared != nil {
+		declared, err := adapt.DeclaredTools(reg, in.Declared)
+		if err != nil {
+			return nil, err
+		}
+		s = agent.NewDeclaredStep(in.Number, reg, declared)
+	}
+	if err := s.Only(in.Tools...); err != nil {
+		return nil, err
+	}
+	// Only keeps the loop's own tools the step offered; hide those the
+	// loop's step did not.
+	for _, n := range s.Tools() {
+		if _, ok := reg.Lookup(n); !ok && !slices.Contains(in.Tools, n) {
+			if err := s.Hide(n); err != nil {
+				return nil, err
+			}
+		}
+	}
+	s.Choice = in.Choice
+	return s, nil
 }
 
 // askOutput is what a model call returns: the State with the model's
@@ -81,11 +113,10 @@ func (a *Agent) ask(ctx context.Context, in askInput) (askOutput, error) {
 	}
 	var reply agent.Reply
 	if in.Step != nil {
-		s := agent.NewStep(in.Step.Number, a.reg)
-		if err := s.Only(in.Step.Tools...); err != nil {
-			return askOutput{}, modelError(err, nil, true)
+		s, serr := in.Step.agentStep(a.reg)
+		if serr != nil {
+			return askOutput{}, modelError(fmt.Errorf("tooltemporal: the step of the history: %w", serr), nil, true)
 		}
-		s.Choice = in.Step.Choice
 		reply, err = m.Ask(ctx, s, func(agent.Event) {}, func(int, toolreg.ToolCall) {})
 	}
 	if serr := m.Save(&st); serr != nil && err == nil {

@@ -128,7 +128,7 @@ func TestMockedActivities(t *testing.T) {
 	}
 	tools := []string{"weather", "book", "pick", "lookup", "flaky", "broken", "final", "halt", "slow"}
 	wantAsks := []askInput{
-		{Model: "m", Params: json.RawMessage(`{"user":"ada"}`), State: agent.State{Steps: 1}, Step: &step{Number: 1, Tools: tools}},
+		{Model: "m", Params: json.RawMessage(`{"user":"ada"}`), State: agent.State{Steps: 1}, Step: &step{Number: 1, Tools: tools, Declared: tools}},
 		{
 			Model: "m", Params: json.RawMessage(`{"user":"ada"}`),
 			State: agent.State{Provider: "mock", Steps: 2, Transcript: json.RawMessage(`["asked"]`)},
@@ -136,7 +136,7 @@ func TestMockedActivities(t *testing.T) {
 				Calls:   []toolreg.ToolCall{tc("w", "weather", `{"city":"Oslo"}`), tc("b", "book", `{"city":"Oslo"}`)},
 				Results: []agent.Result{{Text: "weather ok"}, {Text: "book ok"}},
 			},
-			Step: &step{Number: 2, Tools: tools},
+			Step: &step{Number: 2, Tools: tools, Declared: tools},
 		},
 	}
 	if diff := cmp.Diff(wantAsks, m.asks); diff != "" {
@@ -215,9 +215,10 @@ func TestPrepareStep(t *testing.T) {
 	for _, in := range m.asks {
 		got = append(got, *in.Step)
 	}
+	all := []string{"weather", "book", "pick", "lookup", "flaky", "broken", "final", "halt", "slow"}
 	want := []step{
-		{Number: 1, Tools: []string{"weather", "book"}, Choice: agent.Force("weather")},
-		{Number: 2, Tools: []string{"weather", "book", "pick", "lookup", "flaky", "broken", "final", "halt", "slow"}, Choice: agent.None},
+		{Number: 1, Tools: []string{"weather", "book"}, Choice: agent.Force("weather"), Declared: all},
+		{Number: 2, Tools: all, Choice: agent.None, Declared: all},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("steps (-want +got):\n%s", diff)

@@ -136,7 +136,11 @@ func (m *workflowModel) Info() agent.RunInfo {
 
 func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	in := m.input()
-	in.Step = &step{Number: s.Number, Tools: s.Tools(), Choice: s.Choice}
+	declared := make([]string, 0)
+	for _, t := range s.Declared() {
+		declared = append(declared, t.Name())
+	}
+	in.Step = &step{Number: s.Number, Tools: s.Tools(), Choice: s.Choice, Declared: declared}
 	out, err := m.run(in)
 	if err != nil {
 		return agent.Reply{}, err

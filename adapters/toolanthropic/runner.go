@@ -71,9 +71,10 @@ const provider = "anthropic"
 // offers no tool sends neither tools nor tool_choice.
 //
 // Deferred tools (toolreg.WithDeferred, agent.Options.Defer) are searched
-// with Anthropic's tool search tool: every offered tool is declared, the
-// deferred ones with defer_loading, and the tool search tool (BM25) after
-// them, the same array every step; the API loads what its search finds,
+// with Anthropic's tool search tool: every offered tool is declared, and
+// every deferred one, offered or not, with defer_loading, and the tool
+// search tool (BM25) after them, the same array every step that offers
+// the same tools that are not deferred; the API loads what its search finds,
 // and the server_tool_use and tool_search_tool_result blocks stay in the
 // transcript, and in the State. WithClientToolSearch searches on the
 // client instead, as the other providers do.
@@ -293,28 +294,31 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 }
 
 // nativeTools is the step's tools for Anthropic's tool search, nil when
-// the run searches on the client or the step offers no deferred tool: the
-// registry's tools the step offers, deferred ones included (their
-// definitions are sent with defer_loading, and the API keeps them out of
-// the prompt until its search finds them), without the loop's own tool
-// search.
+// the run searches on the client or defers no tool: the tools the step
+// declares (the loop declares every tool of the registry when the model
+// searches natively, SearchesNatively) that it offers, and the deferred
+// ones whether offered or not. A deferred tool costs no prompt until the
+// search finds it, and keeping them all keeps the array the same from a
+// step that offers them to one that does not; the loop refuses a call of
+// one the step does not offer, as of any tool.
 func (m *model) nativeTools(s *agent.Step) []toolreg.AnyTool {
 	if m.deferred == nil {
 		return nil
 	}
-	var tools []toolreg.AnyTool
-	deferring := false
-	for _, name := range s.Tools() {
-		if t, ok := m.a.reg.Lookup(name); ok {
-			tools = append(tools, t)
-			deferring = deferring || m.deferred(t)
-		}
-	}
-	if !deferring {
+	declared := s.Declared()
+	if !slices.ContainsFunc(declared, m.deferred) {
 		return nil
 	}
-	return tools
+	offered := make(map[string]bool)
+	for _, name := range s.Tools() {
+		offered[name] = true
+	}
+	return slices.DeleteFunc(declared, func(t toolreg.AnyTool) bool { return !m.deferred(t) && !offered[t.Name()] })
 }
+
+// SearchesNatively tells the loop that Anthropic's tool search serves the
+// run's deferred tools (agent.NativeSearcher): unless WithClientToolSearch.
+func (m *model) SearchesNatively() bool { return m.deferred != nil }
 
 // nativeToolsOf is toolsOf with defer_loading on the deferred tools, and
 // the tool search tool (its BM25 variant) after them.

@@ -15,15 +15,18 @@ import (
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
-// runners are the package's two ways to run, plain and streaming, each
-// with its resumption and the replies it reads.
-var runners = []struct {
+// runner is one of the package's ways to run, with its resumption and the
+// replies it reads.
+type runner struct {
 	name   string
 	calls  func(pairs ...string) string
 	answer func(text string) string
 	run    func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*RunResult, error)
 	resume func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, st *agent.State, opts agent.Options) (*RunResult, error)
-}{
+}
+
+// runners are the package's two ways to run, plain and streaming.
+var runners = []runner{
 	{"Run", toolUses, answer,
 		func(ctx context.Context, a *Adapter, c *anthropic.MessageService, p anthropic.MessageNewParams, opts agent.Options) (*RunResult, error) {
 			return a.Run(ctx, c, p, nil, opts)
@@ -179,23 +182,35 @@ func TestRunStopReasons(t *testing.T) {
 // searched on the client, WithClientToolSearch, as the shared tests expect).
 func TestControl(t *testing.T) {
 	for _, r := range runners {
-		t.Run(r.name, func(t *testing.T) {
-			adapttest.ControlTests(t, adapttest.Control{
-				Runner: adapttest.Runner{API: fakeAnthropic, Calls: r.calls, Answer: r.answer, NoArgs: `{}`, Results: runResults, MarksErrors: true},
-				Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
-					client := newClient(t, api)
-					run, err := r.run(ctx, New(reg, WithClientToolSearch()), &client.Messages, params("plan my week"), opts)
-					return run.State, err
-				},
-				Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
-					client := newClient(t, api)
-					run, err := r.resume(ctx, New(reg, WithClientToolSearch()), &client.Messages, params("plan my week"), st, opts)
-					return run.State, err
-				},
-				Tools:  toolNames,
-				Choice: choiceOf,
-			})
-		})
+		t.Run(r.name, func(t *testing.T) { adapttest.ControlTests(t, control(t, r, WithClientToolSearch())) })
+	}
+}
+
+// TestNativeControl: the loop follows Anthropic's own tool search, in each
+// runner (adapttest.NativeTests).
+func TestNativeControl(t *testing.T) {
+	for _, r := range runners {
+		t.Run(r.name, func(t *testing.T) { adapttest.NativeTests(t, control(t, r)) })
+	}
+}
+
+// control is the runner r, its adapter made with opts, as the shared tests
+// drive it.
+func control(t *testing.T, r runner, opts ...Option) adapttest.Control {
+	return adapttest.Control{
+		Runner: adapttest.Runner{API: fakeAnthropic, Calls: r.calls, Answer: r.answer, NoArgs: `{}`, Results: runResults, MarksErrors: true},
+		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, o agent.Options) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := r.run(ctx, New(reg, opts...), &client.Messages, params("plan my week"), o)
+			return run.State, err
+		},
+		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, o agent.Options) (*agent.State, error) {
+			client := newClient(t, api)
+			run, err := r.resume(ctx, New(reg, opts...), &client.Messages, params("plan my week"), st, o)
+			return run.State, err
+		},
+		Tools:  toolNames,
+		Choice: choiceOf,
 	}
 }
 

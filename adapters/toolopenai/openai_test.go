@@ -501,23 +501,43 @@ func responsesParams() responses.ResponseNewParams {
 
 // TestResponsesControl is TestChatControl on the Responses API.
 func TestResponsesControl(t *testing.T) {
-	adapttest.ControlTests(t, adapttest.Control{
-		Runner: adapttest.Runner{API: fakeOpenAI, Calls: responsesCalls, Answer: responsesAnswer, Results: responsesResults},
-		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
+	adapttest.ControlTests(t, responsesControl(t, false, WithClientToolSearch()))
+}
+
+// TestResponsesNativeControl: the loop follows the API's own tool_search,
+// plain and streaming (adapttest.NativeTests).
+func TestResponsesNativeControl(t *testing.T) {
+	t.Run("Run", func(t *testing.T) { adapttest.NativeTests(t, responsesControl(t, false)) })
+	t.Run("Stream", func(t *testing.T) { adapttest.NativeTests(t, responsesControl(t, true)) })
+}
+
+// responsesControl is a Responses run, streaming or not, its adapter made
+// with opts, as the shared tests drive it.
+func responsesControl(t *testing.T, stream bool, opts ...Option) adapttest.Control {
+	runner := adapttest.Runner{API: fakeOpenAI, Calls: responsesCalls, Answer: responsesAnswer, Results: responsesResults}
+	if stream {
+		runner.Calls = func(pairs ...string) string { return streamedResponse(responsesCalls(pairs...)) }
+		runner.Answer = func(text string) string { return streamedResponse(responsesAnswer(text)) }
+	}
+	return adapttest.Control{
+		Runner: runner,
+		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, o agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), nil, opts)
+			o.Stream = o.Stream || stream
+			run, err := NewResponses(reg, opts...).Run(ctx, &client.Responses, responsesParams(), nil, o)
 			return run.State, err
 		},
-		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
+		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, o agent.Options) (*agent.State, error) {
 			client := newClient(t, api)
-			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), st, opts)
+			o.Stream = o.Stream || stream
+			run, err := NewResponses(reg, opts...).Run(ctx, &client.Responses, responsesParams(), st, o)
 			return run.State, err
 		},
 		Tools:   responsesToolNames,
 		Choice:  responsesChoiceOf,
 		Allowed: responsesAllowedOf,
 		Cursor:  true,
-	})
+	}
 }
 
 func responsesToolNames(t *testing.T, request map[string]any) []string {

@@ -275,20 +275,26 @@ func (a *Responses) toolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam
 }
 
 // nativeTools is the step's tools for the API's tool_search, nil when the
-// run searches on the client or the registry has no deferred tool: every
-// tool of the registry (deferred ones are sent with defer_loading, and the
-// API loads what its search finds), in its order, without the loop's own
-// search; the same every step, a step's restriction going in tool_choice.
+// run searches on the client or the registry has no deferred tool: the
+// tools the step declares, which are every tool of the registry when the
+// model searches natively (SearchesNatively; deferred ones are sent with
+// defer_loading, and the API loads what its search finds), in the run's
+// order, without the loop's own search; the same every step, a step's
+// restriction going in tool_choice.
 func (m *responsesModel) nativeTools(s *agent.Step) []toolreg.AnyTool {
 	if m.deferred == nil {
 		return nil
 	}
-	tools := m.a.reg.Tools()
+	tools := s.Declared()
 	if !slices.ContainsFunc(tools, m.deferred) {
 		return nil
 	}
 	return tools
 }
+
+// SearchesNatively tells the loop that the API's tool_search serves the
+// run's deferred tools (agent.NativeSearcher): unless WithClientToolSearch.
+func (m *responsesModel) SearchesNatively() bool { return m.deferred != nil }
 
 // nativeToolsOf is toolsOf with defer_loading on the deferred tools, and
 // the tool_search tool after them.

@@ -288,26 +288,7 @@ func streamedResponse(reply string) string {
 
 // TestStreamResponsesControl: agent control on the streaming Responses API.
 func TestStreamResponsesControl(t *testing.T) {
-	adapttest.ControlTests(t, adapttest.Control{
-		Runner: adapttest.Runner{API: fakeOpenAI,
-			Calls:   func(pairs ...string) string { return streamedResponse(responsesCalls(pairs...)) },
-			Answer:  func(text string) string { return streamedResponse(responsesAnswer(text)) },
-			Results: responsesResults},
-		Start: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, opts agent.Options) (*agent.State, error) {
-			client := newClient(t, api)
-			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), nil, streaming(opts))
-			return run.State, err
-		},
-		Resume: func(ctx context.Context, api *adapttest.API, reg *toolreg.Registry, st *agent.State, opts agent.Options) (*agent.State, error) {
-			client := newClient(t, api)
-			run, err := NewResponses(reg, WithClientToolSearch()).Run(ctx, &client.Responses, responsesParams(), st, streaming(opts))
-			return run.State, err
-		},
-		Tools:   responsesToolNames,
-		Choice:  responsesChoiceOf,
-		Allowed: responsesAllowedOf,
-		Cursor:  true,
-	})
+	adapttest.ControlTests(t, responsesControl(t, true, WithClientToolSearch()))
 }
 
 // TestStreamResponsesEvents: the events of a streamed Responses run, and

@@ -194,7 +194,9 @@ func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Outp
 // ids of the turn's calls admitted so far, ran the State's Ran).
 func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool, ran []string) (toolreg.Output, bool) {
 	if !step.Allows(c.Name) {
-		if _, ok := r.Registry.Lookup(c.Name); !ok {
+		// The tool search is the loop's, known whether or not the step
+		// declares it: not offered, like a registry tool hidden.
+		if _, ok := r.Registry.Lookup(c.Name); !ok && c.Name != agent.SearchToolName {
 			// An unknown tool: the registry's words, naming only what the
 			// step allows.
 			text, shown := suggest.UnknownTool(c.Name, step.Allowed())
@@ -313,6 +315,10 @@ func (r *Run) ask(ctx context.Context, info agent.RunInfo, step *agent.Step, ear
 // otherwise sends the results back. An error ends the run.
 func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *starter) error {
 	st := r.State
+	offer, err := r.stepFor(ctx, step)
+	if err != nil {
+		return err
+	}
 	outs := make([]*toolreg.Output, len(calls)) // nil: the call has no result (yet)
 	given := make([]toolreg.Output, len(calls)) // what outs point at, but a run's results
 	give := func(i int, out toolreg.Output) {
@@ -346,11 +352,13 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 			continue
 		}
 		id := r.callID(step, calls[i])
-		if slices.Contains(st.Ran, id) { // a store or a model repeats a call that ran
-			give(i, r.tell(ctx, step, calls[i], repeated(calls[i].Name, id)))
+		call := calls[i].ToolCall()
+		// A resumed turn's calls pass the step's gate again: the State
+		// may have been edited, or the host's PrepareStep changed.
+		if out, refused := r.refuse(offer, call, id, nil, st.Ran); refused {
+			give(i, r.tell(ctx, step, calls[i], out))
 			continue
 		}
-		call := calls[i].ToolCall()
 		call.ID = id
 		toRun = append(toRun, call)
 		toRunAt = append(toRunAt, i)
@@ -471,7 +479,7 @@ func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []too
 		var at []int
 		for i, c := range calls {
 			if r.isSearch(c) {
-				outs[i] = r.answerSearch(ctx, r.stepFor(step), c)
+				outs[i] = r.answerSearch(ctx, r.step, c) // finish made it step's (stepFor)
 				continue
 			}
 			rest, at = append(rest, c), append(at, i)
@@ -496,9 +504,11 @@ func (r *Run) exec(ctx context.Context, step int, turn []agent.Call, calls []too
 }
 
 // isSearch reports whether c calls the run's tool search: a registry tool
-// of its name is the registry's, in a run that defers nothing.
+// of its name is the registry's, in a run that defers nothing or whose
+// provider searches natively (ownSearch), where the gate refused a call
+// of the name the registry lacks as not offered.
 func (r *Run) isSearch(c toolreg.ToolCall) bool {
-	if c.Name != agent.SearchToolName {
+	if c.Name != agent.SearchToolName || !r.ownSearch() {
 		return false
 	}
 	_, held := r.Registry.Lookup(c.Name)
@@ -506,12 +516,21 @@ func (r *Run) isSearch(c toolreg.ToolCall) bool {
 }
 
 // stepFor is the step numbered n: the one being run, or, for a paused
-// turn resumed, the step as it stands now, offering every tool.
-func (r *Run) stepFor(n int) *agent.Step {
+// turn resumed, the step PrepareStep makes for its number again, so that
+// the turn's calls and its tool search are held to what the step offered
+// when the model was asked.
+func (r *Run) stepFor(ctx context.Context, n int) (*agent.Step, error) {
 	if r.step != nil && r.step.Number == n {
-		return r.step
+		return r.step, nil
 	}
-	return agent.NewDeclaredStep(n, r.Registry, r.declare())
+	step := agent.NewDeclaredStep(n, r.Registry, r.declare())
+	if r.Options.PrepareStep != nil {
+		if err := r.Options.PrepareStep(ctx, step); err != nil {
+			return nil, err
+		}
+	}
+	r.step = step
+	return step, nil
 }
 
 // callInfo tells each call of the turn its CallInfo; the calls it is asked

@@ -23,16 +23,26 @@ func (r *Run) deferred(t toolreg.AnyTool) bool {
 	return toolreg.Deferred(t) || r.Options.Defer != nil && r.Options.Defer(t)
 }
 
+// ownSearch reports whether the run searches its deferred tools itself,
+// with the tool search it declares and answers (SearchToolName): unless
+// the Model's provider searches them natively (agent.NativeSearcher). The
+// loop's declare, admitLoaded and isSearch, and through the declared
+// tools Step.Check and Step.Declared, follow it.
+func (r *Run) ownSearch() bool {
+	ns, ok := r.Model.(agent.NativeSearcher)
+	return !ok || !ns.SearchesNatively()
+}
+
 // admitLoaded refuses a State that loaded a tool the registry does not
 // hold, and a registry tool named as the tool search in a run that
-// declares it.
+// declares it (a run searched natively does not).
 func (r *Run) admitLoaded() error {
 	for _, name := range r.State.Loaded {
 		if _, ok := r.Registry.Lookup(name); !ok {
 			return fmt.Errorf("%w: loaded: the registry has no tool %q", agent.ErrInvalidState, name)
 		}
 	}
-	if t, ok := r.Registry.Lookup(agent.SearchToolName); ok && slices.ContainsFunc(r.Registry.Tools(), r.deferred) {
+	if t, ok := r.Registry.Lookup(agent.SearchToolName); ok && r.ownSearch() && slices.ContainsFunc(r.Registry.Tools(), r.deferred) {
 		return fmt.Errorf("%w: the registry's tool %q has the name of the tool search the run declares for its deferred tools (%s)", toolreg.ErrDuplicateTool, t.Name(), "agent.SearchToolName")
 	}
 	return nil
@@ -43,8 +53,11 @@ func (r *Run) admitLoaded() error {
 // out), then the registry's tools not deferred and not declared yet, the
 // tool search if the run defers any, and the tools found, in the order
 // found. The array only grows at its end, so the prompt cache holds; a run
-// that defers nothing declares the registry's tools in its order.
+// that defers nothing declares the registry's tools in its order, and so
+// does one whose provider searches natively (ownSearch), deferred tools
+// included and no search of the loop's.
 func (r *Run) declare() []toolreg.AnyTool {
+	own := r.ownSearch()
 	r.mu.Lock()
 	loaded := slices.Clone(r.State.Loaded)
 	r.mu.Unlock()
@@ -53,9 +66,9 @@ func (r *Run) declare() []toolreg.AnyTool {
 	deferring := false
 	for _, t := range tools {
 		byName[t.Name()] = t
-		deferring = deferring || r.deferred(t)
+		deferring = deferring || own && r.deferred(t)
 	}
-	if deferring || slices.Contains(r.order, agent.SearchToolName) {
+	if own && (deferring || slices.Contains(r.order, agent.SearchToolName)) {
 		byName[agent.SearchToolName] = searchTool{}
 	}
 	declared := make([]toolreg.AnyTool, 0, len(r.order)+len(tools))
@@ -72,7 +85,7 @@ func (r *Run) declare() []toolreg.AnyTool {
 		add(name)
 	}
 	for _, t := range tools {
-		if !r.deferred(t) {
+		if !deferring || !r.deferred(t) {
 			add(t.Name())
 		}
 	}
@@ -84,6 +97,33 @@ func (r *Run) declare() []toolreg.AnyTool {
 	}
 	r.order = order
 	return declared
+}
+
+// DeclaredTools is the tools a step declares, from their names as a
+// durable run carries them from the loop to the model call
+// (agent.Step.Declared, by name): the registry's, and the loop's tool
+// search (agent.SearchToolName) where the registry holds no tool of that
+// name. The names come from a history, which can be edited: one the
+// registry lacks, or one named twice, is an error (agent.ErrInvalidStep).
+func DeclaredTools(reg *toolreg.Registry, names []string) ([]toolreg.AnyTool, error) {
+	tools := make([]toolreg.AnyTool, 0, len(names))
+	seen := make(map[string]bool, len(names))
+	for _, name := range names {
+		if seen[name] {
+			return nil, fmt.Errorf("%w: the step declares %q twice", agent.ErrInvalidStep, name)
+		}
+		seen[name] = true
+		t, ok := reg.Lookup(name)
+		switch {
+		case ok:
+			tools = append(tools, t)
+		case name == agent.SearchToolName:
+			tools = append(tools, searchTool{})
+		default:
+			return nil, fmt.Errorf("%w: the step declares %q, which the registry does not hold", agent.ErrInvalidStep, name)
+		}
+	}
+	return tools, nil
 }
 
 // searchTool is the tool search as the model sees it; its calls are the

@@ -90,6 +90,7 @@ func stored(t *testing.T, s *agent.State) *agent.State {
 func ControlTests(t *testing.T, c Control) {
 	t.Run("stored state", func(t *testing.T) { StateTests(t, c) })
 	t.Run("deferred tools", func(t *testing.T) { DeferredTests(t, c) })
+	t.Run("resume", func(t *testing.T) { ResumeTests(t, c) })
 	t.Run("approve then resume", func(t *testing.T) {
 		ran := map[string]int{}
 		reg := ControlRegistry(ran)

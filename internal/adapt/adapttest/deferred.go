@@ -207,10 +207,10 @@ func (lyingSearcher) Search(_ context.Context, query string, _ []toolreg.AnyTool
 
 // NativeSearch is what a test of a provider's own tool search needs: the
 // options of a run over DeferredRegistry (send_email deferred by its tag)
-// that collect each call's result into results.
+// that collect each call's result into results, if not nil.
 func NativeSearch(results *[]toolreg.Output) agent.Options {
 	return agent.Options{Defer: toolreg.Tagged("mail"), OnEvent: func(e agent.Event) {
-		if e.Kind == agent.CallResult {
+		if e.Kind == agent.CallResult && results != nil {
 			*results = append(*results, e.Output)
 		}
 	}}
