@@ -535,3 +535,46 @@ func TestPeerText(t *testing.T) {
 		}
 	}
 }
+
+// TestImportListingLies: names a server lists again on later pages are
+// imported once and reported in one error, however often they repeat; a
+// listing of 100,000 tools in one page stops at the bound.
+func TestImportListingLies(t *testing.T) {
+	repeats := func(cursor string) *mcp.ListToolsResult {
+		n := 0
+		fmt.Sscan(cursor, &n)
+		res := &mcp.ListToolsResult{Tools: tools("same", 10)} // every page lists the same 10 names
+		if n+1 < 50 {
+			res.NextCursor = fmt.Sprint(n + 1)
+		}
+		return res
+	}
+	l := newLiar(repeats)
+	reg := toolreg.NewRegistry()
+	im, err := NewImporter(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := l.link(t, im, "")
+	err = im.Import(context.Background(), cs)
+	want := `lists "same0", "same1", "same2", "same3", "same4" and others more than once; the first tool listed under each name is the one imported`
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("Import: %v, want one error with %q", err, want)
+	}
+	if reg.Len() != 10 {
+		t.Errorf("imported %d tools, want the 10 names once each", reg.Len())
+	}
+
+	l = newLiar(func(string) *mcp.ListToolsResult { return &mcp.ListToolsResult{Tools: tools("t", 100_000)} })
+	reg = toolreg.NewRegistry()
+	if im, err = NewImporter(reg); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ = l.link(t, im, "")
+	if err := im.Import(context.Background(), cs); !errors.Is(err, ErrListTooLong) || !strings.Contains(err.Error(), "more than 1000 tools") {
+		t.Errorf("Import of 100,000 tools: %v, want ErrListTooLong", err)
+	}
+	if reg.Len() != 0 {
+		t.Errorf("imported %d tools of a listing over the bound", reg.Len())
+	}
+}

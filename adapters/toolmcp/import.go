@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -320,10 +321,13 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 	}
 	var errs []error
 	seen := map[string]bool{}
+	var twice []string // names listed more than once, each once
 	var fresh []candidate
 	for _, t := range listed {
 		if seen[t.Name] {
-			errs = append(errs, fmt.Errorf("mcp: tool %q of %s not imported again: the server lists two tools of that name", t.Name, l.server))
+			if !slices.Contains(twice, t.Name) && len(twice) <= maxNamed {
+				twice = append(twice, t.Name)
+			}
 			continue
 		}
 		seen[t.Name] = true
@@ -344,6 +348,11 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 		}
 		name, claim := im.cfg.name(t.Name)
 		fresh = append(fresh, candidate{tool: t, name: name, claim: claim, sig: sig})
+	}
+	if len(twice) > 0 {
+		// One error, whatever the number of repeats: a server that lists
+		// one name a thousand times is not worth a thousand lines.
+		errs = append(errs, fmt.Errorf("mcp: %s lists %s more than once; the first tool listed under each name is the one imported", l.server, quoteNames(twice)))
 	}
 	for _, t := range *im.tools.Load() {
 		if !seen[t.mcpName] {
@@ -715,6 +724,25 @@ func peerText(s string, limit int) string {
 	}
 	if cut < len(s) {
 		fmt.Fprintf(&b, "... (%d more bytes left out)", len(s)-cut)
+	}
+	return b.String()
+}
+
+// maxNamed is how many names of a server's tools one message names.
+const maxNamed = 5
+
+// quoteNames quotes the first maxNamed of names, each bounded as a
+// server's name is, and says that there are more when there are.
+func quoteNames(names []string) string {
+	var b strings.Builder
+	for i, name := range names[:min(len(names), maxNamed)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(peerText(name, maxServerName)))
+	}
+	if len(names) > maxNamed {
+		b.WriteString(" and others")
 	}
 	return b.String()
 }
