@@ -16,6 +16,18 @@
 // call: log, meter or authorise calls there, with the details the client
 // never sees (Output.Err holds a panic's stack).
 //
+// Results are held to the registry's result limit
+// (toolreg.WithDefaultMaxResultBytes, toolreg.WithMaxResultBytes) both
+// ways. A served tool's text content is cut as any tool's; a served tool
+// with an output schema still sends its whole structuredContent, however
+// long, because every result that is not an error must carry one valid
+// under the schema (the client's code reads it; its model reads the cut
+// text). An imported tool's text content, text resources and resource links
+// are cut, and a structuredContent over the limit is dropped from what the
+// model reads (Output.Cut keeps it, and toolreg.WithResultSpill gets it).
+// The message of a server's error reaches the host and the model cleaned
+// and bounded to 1,000 bytes.
+//
 // The SDK negotiates the protocol revision with each client (2026-07-28
 // with clients that speak it, 2025-11-25 and older through the initialize
 // handshake), and the server lists the same tools to all of them, so the
