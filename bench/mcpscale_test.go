@@ -28,19 +28,13 @@ func BenchmarkMCPScale(b *testing.B) {
 		tools := scaleTools(n)
 		size := fmt.Sprintf("tools=%d", n)
 		b.Run("Adapter_one_Add_at_a_time/"+size, func(b *testing.B) {
-			b.ReportAllocs()
-			for b.Loop() {
+			addEach(b, tools, func() *toolreg.Registry {
 				reg := toolreg.NewRegistry()
 				if _, err := toolmcp.AddTools(mcp.NewServer(impl, nil), reg); err != nil {
 					b.Fatal(err)
 				}
-				for _, t := range tools {
-					if err := reg.Add(t); err != nil {
-						b.Fatal(err)
-					}
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/tool")
+				return reg
+			})
 		})
 		b.Run("SDK_AddTool/"+size, func(b *testing.B) {
 			b.ReportAllocs()
