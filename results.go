@@ -66,7 +66,8 @@ func WithDefaultMaxResultBytes(n int) RegistryOption {
 }
 
 // WithResultSpill gives the host the whole of every result that the
-// registry cuts, to store it: spill gets the call and its whole Output, and
+// registry cuts (its text, or structured JSON it drops, or both), to store
+// it: spill gets the call and its whole Output, and
 // returns a reference to what it stored (a key, a path, a URL), which the
 // notice gives the model; a tool of the host's can then read it back, a
 // page at a time. spill runs on the call's path, with its context, after
@@ -145,13 +146,15 @@ func (r *Registry) cut(ctx context.Context, call ToolCall, out Output, limit int
 	if len(out.Structured) > limit {
 		c.Structured, out.Structured = out.Structured, nil
 	}
-	if len(out.Text) > limit {
-		if r.spill != nil {
-			c.Ref, c.SpillErr = r.spillResult(ctx, call, whole)
-			if c.SpillErr != nil {
-				r.logger.Warn("toolreg: the whole of a cut result could not be stored", "tool", call.Name, "call_id", call.ID, "error", c.SpillErr.Error())
-			}
+	// A result whose structured JSON alone was dropped is spilled too: a
+	// short text (a summary) beside it is all the model reads of it.
+	if r.spill != nil {
+		c.Ref, c.SpillErr = r.spillResult(ctx, call, whole)
+		if c.SpillErr != nil {
+			r.logger.Warn("toolreg: the whole of a cut result could not be stored", "tool", call.Name, "call_id", call.ID, "error", c.SpillErr.Error())
 		}
+	}
+	if len(out.Text) > limit {
 		var left int
 		out.Text, left = cutText(out.Text, limit, c.Ref)
 		c.LeftOut = left

@@ -323,7 +323,10 @@ func TestResultSpill(t *testing.T) {
 			return ref, spillErr
 		}))
 	reg.MustAdd(MustNew("long", "Returns a long text.", func(context.Context, struct{}) (string, error) { return long, nil }),
-		MustNew("short", "Returns a short text.", func(context.Context, struct{}) (string, error) { return "ok", nil }))
+		MustNew("short", "Returns a short text.", func(context.Context, struct{}) (string, error) { return "ok", nil }),
+		MustNew("summary", "Returns a summary and long JSON.", func(context.Context, struct{}) (Output, error) {
+			return Output{Text: "5000 bytes", Structured: json.RawMessage(`"` + long + `"`)}, nil
+		}))
 
 	ref = "results/1"
 	out := reg.Call(context.Background(), "long", json.RawMessage(`{}`))
@@ -337,6 +340,12 @@ func TestResultSpill(t *testing.T) {
 	if len(spilled) != 1 {
 		t.Errorf("a result within the limit was spilled")
 	}
+	// Only its structured JSON dropped: the host gets it whole all the same.
+	out = reg.Call(context.Background(), "summary", nil)
+	if len(spilled) != 2 || len(spilled[1].Structured) != len(long)+2 || out.Text != "5000 bytes" || out.Structured != nil || out.Cut.Ref != ref {
+		t.Errorf("a result whose structured JSON was dropped: %d spilled, cut %+v, text %q", len(spilled), out.Cut, out.Text)
+	}
+	spilled = spilled[:1]
 
 	for _, tt := range []struct {
 		name   string

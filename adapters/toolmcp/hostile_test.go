@@ -461,3 +461,120 @@ func TestImportBoundsServerText(t *testing.T) {
 		t.Errorf("the call refused: %d bytes: %.300q", len(out.Text), out.Text)
 	}
 }
+
+// TestImportBoundsServerErrors: the message of a server's JSON-RPC error
+// (10 MB, control characters, lines that pass for a stack trace) reaches
+// the host's Err, the model's text and the error of a listing bounded and
+// on one line; the host still matches the error's code.
+func TestImportBoundsServerErrors(t *testing.T) {
+	lie := "\x1b[31mpanic: runtime error\n\ngoroutine 1 [running]:\nmain.main()\n\t/src/main.go:12 +0x1d\u2028\u202e" + strings.Repeat("x", 10<<20)
+	var failList atomic.Bool
+	u := newUpstream()
+	u.srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			if method == "tools/call" || method == "tools/list" && failList.Load() {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: lie, Data: json.RawMessage(`"` + strings.Repeat("d", 1<<20) + `"`)}
+			}
+			return next(ctx, method, req)
+		}
+	})
+	u.add(echoTool(), messageSchema, echo)
+	reg := toolreg.NewRegistry()
+	im := u.importInto(t, reg)
+	clean := func(t *testing.T, what, s string) {
+		t.Helper()
+		if len(s) > 1300 || strings.ContainsAny(s, "\n\t\x1b\u2028\u202e") || !strings.Contains(s, "panic: runtime error  goroutine 1 [running]: main.main()") || !strings.Contains(s, "more bytes left out") {
+			t.Errorf("%s: %d bytes: %.400q", what, len(s), s)
+		}
+	}
+
+	out := reg.Call(context.Background(), "echo", json.RawMessage(`{"message":"hi"}`))
+	if !out.IsError || out.Err == nil {
+		t.Fatalf("the call succeeded: %+v", out)
+	}
+	clean(t, "model text", out.Text)
+	clean(t, "host Err", out.Err.Error())
+	var rpc *jsonrpc.Error
+	if !errors.Is(out.Err, &jsonrpc.Error{Code: jsonrpc.CodeInternalError}) || !errors.As(out.Err, &rpc) {
+		t.Fatalf("Err %T does not match the server's code", out.Err)
+	}
+	clean(t, "the JSON-RPC error's message", rpc.Message)
+	if rpc.Data != nil {
+		t.Errorf("the JSON-RPC error keeps %d bytes of data", len(rpc.Data))
+	}
+	for e := out.Err; e != nil; e = errors.Unwrap(e) {
+		clean(t, fmt.Sprintf("%T in Err's chain", e), e.Error())
+	}
+
+	failList.Store(true)
+	_, err := im.Refresh(context.Background())
+	if err == nil {
+		t.Fatal("a refresh whose listing failed succeeded")
+	}
+	clean(t, "Refresh's error", err.Error())
+	if !errors.Is(err, &jsonrpc.Error{Code: jsonrpc.CodeInternalError}) {
+		t.Errorf("Refresh's error %v does not match the server's code", err)
+	}
+}
+
+func TestPeerText(t *testing.T) {
+	for _, tc := range []struct {
+		in    string
+		limit int
+		want  string
+	}{
+		{"plain", 10, "plain"},
+		{"a\nb\r\tc\x00d\x7fe\u0085f", 100, "a b  c d e f"},
+		{"bidi \u202eevil\u2066 \u2028line", 100, "bidi  evil   line"},
+		{"bad \xff\xfe utf-8", 100, "bad \ufffd\ufffd utf-8"},
+		{"ñññ", 3, "ñ... (4 more bytes left out)"},
+		{strings.Repeat("a", 20), 5, "aaaaa... (15 more bytes left out)"},
+	} {
+		if got := peerText(tc.in, tc.limit); got != tc.want {
+			t.Errorf("peerText(%q, %d) = %q, want %q", tc.in, tc.limit, got, tc.want)
+		}
+	}
+}
+
+// TestImportListingLies: names a server lists again on later pages are
+// imported once and reported in one error, however often they repeat; a
+// listing of 100,000 tools in one page stops at the bound.
+func TestImportListingLies(t *testing.T) {
+	repeats := func(cursor string) *mcp.ListToolsResult {
+		n := 0
+		fmt.Sscan(cursor, &n)
+		res := &mcp.ListToolsResult{Tools: tools("same", 10)} // every page lists the same 10 names
+		if n+1 < 50 {
+			res.NextCursor = fmt.Sprint(n + 1)
+		}
+		return res
+	}
+	l := newLiar(repeats)
+	reg := toolreg.NewRegistry()
+	im, err := NewImporter(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := l.link(t, im, "")
+	err = im.Import(context.Background(), cs)
+	want := `lists "same0", "same1", "same2", "same3", "same4" and others more than once; the first tool listed under each name is the one imported`
+	if err == nil || !strings.Contains(err.Error(), want) || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("Import: %v, want one error with %q", err, want)
+	}
+	if reg.Len() != 10 {
+		t.Errorf("imported %d tools, want the 10 names once each", reg.Len())
+	}
+
+	l = newLiar(func(string) *mcp.ListToolsResult { return &mcp.ListToolsResult{Tools: tools("t", 100_000)} })
+	reg = toolreg.NewRegistry()
+	if im, err = NewImporter(reg); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ = l.link(t, im, "")
+	if err := im.Import(context.Background(), cs); !errors.Is(err, ErrListTooLong) || !strings.Contains(err.Error(), "more than 1000 tools") {
+		t.Errorf("Import of 100,000 tools: %v, want ErrListTooLong", err)
+	}
+	if reg.Len() != 0 {
+		t.Errorf("imported %d tools of a listing over the bound", reg.Len())
+	}
+}

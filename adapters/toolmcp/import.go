@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -309,7 +311,7 @@ func (c Change) empty() bool { return len(c.Added)+len(c.Removed)+len(c.Restored
 func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool) (Change, error) {
 	all, err := im.list(ctx, l)
 	if err != nil {
-		return Change{}, fmt.Errorf("mcp: listing the tools of %s: %w", l.server, err)
+		return Change{}, fmt.Errorf("mcp: listing the tools of %s: %w", l.server, fromPeer(err))
 	}
 	var listed []*mcp.Tool
 	for _, t := range all {
@@ -319,10 +321,13 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 	}
 	var errs []error
 	seen := map[string]bool{}
+	var twice []string // names listed more than once, each once
 	var fresh []candidate
 	for _, t := range listed {
 		if seen[t.Name] {
-			errs = append(errs, fmt.Errorf("mcp: tool %q of %s not imported again: the server lists two tools of that name", t.Name, l.server))
+			if !slices.Contains(twice, t.Name) && len(twice) <= maxNamed {
+				twice = append(twice, t.Name)
+			}
 			continue
 		}
 		seen[t.Name] = true
@@ -343,6 +348,11 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 		}
 		name, claim := im.cfg.name(t.Name)
 		fresh = append(fresh, candidate{tool: t, name: name, claim: claim, sig: sig})
+	}
+	if len(twice) > 0 {
+		// One error, whatever the number of repeats: a server that lists
+		// one name a thousand times is not worth a thousand lines.
+		errs = append(errs, fmt.Errorf("mcp: %s lists %s more than once; the first tool listed under each name is the one imported", l.server, quoteNames(twice)))
 	}
 	for _, t := range *im.tools.Load() {
 		if !seen[t.mcpName] {
@@ -659,6 +669,84 @@ func serverName(cs *mcp.ClientSession) string {
 	return "the MCP server"
 }
 
+// maxPeerMessage bounds, in bytes, the message of an error an MCP server
+// caused (a JSON-RPC error it answered, a reply the client could not
+// read), as the importer reports it to the host and to the model.
+const maxPeerMessage = 1000
+
+// peerError is an error an MCP server caused, as the importer reports it:
+// its message is cleaned and bounded by peerText, and it unwraps to the
+// SDK's error for errors.Is and errors.As, but for a JSON-RPC error to a
+// copy with the same code, the cleaned message and no data, so that no
+// more of what the server said is kept than the message shows.
+type peerError struct {
+	msg string
+	err error
+}
+
+func (e *peerError) Error() string { return e.msg }
+func (e *peerError) Unwrap() error { return e.err }
+
+// fromPeer is err, which may hold any text an MCP server chose (a message
+// of 10 MB, control characters, lines that pass for a stack trace), as a
+// peerError. Every error of a server the importer reports goes through it.
+func fromPeer(err error) error {
+	var pe *peerError
+	if err == nil || errors.As(err, &pe) {
+		return err
+	}
+	inner := err
+	if rpc := (*jsonrpc.Error)(nil); errors.As(err, &rpc) {
+		inner = &jsonrpc.Error{Code: rpc.Code, Message: peerText(rpc.Message, maxPeerMessage)}
+	}
+	return &peerError{msg: peerText(err.Error(), maxPeerMessage), err: inner}
+}
+
+// peerText is s, a text an MCP server chose, fit for a message: control and
+// format characters and line separators (so that it cannot pass for lines
+// of a log or a stack trace of its own) written as spaces, invalid UTF-8 as
+// U+FFFD, and cut to limit bytes, at a character, with a note of how many
+// bytes were left out.
+func peerText(s string, limit int) string {
+	cut := len(s)
+	if cut > limit {
+		cut = limit
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+	}
+	var b strings.Builder
+	for _, r := range s[:cut] {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			r = ' '
+		}
+		b.WriteRune(r)
+	}
+	if cut < len(s) {
+		fmt.Fprintf(&b, "... (%d more bytes left out)", len(s)-cut)
+	}
+	return b.String()
+}
+
+// maxNamed is how many names of a server's tools one message names.
+const maxNamed = 5
+
+// quoteNames quotes the first maxNamed of names, each bounded as a
+// server's name is, and says that there are more when there are.
+func quoteNames(names []string) string {
+	var b strings.Builder
+	for i, name := range names[:min(len(names), maxNamed)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Quote(peerText(name, maxServerName)))
+	}
+	if len(names) > maxNamed {
+		b.WriteString(" and others")
+	}
+	return b.String()
+}
+
 // The states of an imported tool, as its server lists it.
 const (
 	offered   int32 = iota // listed as imported
@@ -697,6 +785,7 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 	}
 	res, err := l.cs.CallTool(ctx, &mcp.CallToolParams{Name: t.mcpName, Arguments: args})
 	if err != nil {
+		err = fromPeer(err)
 		var rpc *jsonrpc.Error
 		switch {
 		case ctx.Err() != nil:

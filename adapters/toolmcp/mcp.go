@@ -16,6 +16,18 @@
 // call: log, meter or authorise calls there, with the details the client
 // never sees (Output.Err holds a panic's stack).
 //
+// Results are held to the registry's result limit
+// (toolreg.WithDefaultMaxResultBytes, toolreg.WithMaxResultBytes) both
+// ways. A served tool's text content is cut as any tool's; a served tool
+// with an output schema still sends its whole structuredContent, however
+// long, because every result that is not an error must carry one valid
+// under the schema (the client's code reads it; its model reads the cut
+// text). An imported tool's text content, text resources and resource links
+// are cut, and a structuredContent over the limit is dropped from what the
+// model reads (Output.Cut keeps it, and toolreg.WithResultSpill gets it).
+// The message of a server's error reaches the host and the model cleaned
+// and bounded to 1,000 bytes.
+//
 // The SDK negotiates the protocol revision with each client (2026-07-28
 // with clients that speak it, 2025-11-25 and older through the initialize
 // handshake), and the server lists the same tools to all of them, so the
@@ -46,7 +58,7 @@ type Adapter struct {
 
 	mu       sync.Mutex        // serialises Sync
 	live     bool              // AddTools succeeded: Sync may serve tools
-	seen     int               // registry tools looked at so far; a registry only grows
+	looked   map[string]bool   // registry names served, refused or waiting for their server; a registry only grows
 	served   map[string]string // MCP name → registry name
 	errs     []error           // tools that could not be served, kept for every Sync
 	imported map[string]entry  // tools imported from MCP servers, by registry name
@@ -104,16 +116,16 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 	if srv == nil || reg == nil {
 		return nil, errors.New("mcp: AddTools needs a server and a registry")
 	}
-	a := &Adapter{srv: srv, reg: reg, served: map[string]string{}, imported: map[string]entry{}, watched: map[*Importer]bool{},
+	a := &Adapter{srv: srv, reg: reg, looked: map[string]bool{}, served: map[string]string{}, imported: map[string]entry{}, watched: map[*Importer]bool{},
 		cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	if err := a.cfg.check(); err != nil {
 		return nil, err
 	}
 	// Listen before reading the registry, so that no tool added meanwhile
-	// is missed: a Sync that runs before start finds the adapter not live
-	// and leaves the tool to start, which reads the registry after it; one
-	// that waits for start serves what start did not see.
-	remove := reg.OnAdd(func([]toolreg.AnyTool) { a.Sync() })
+	// is missed: a listener that runs before start finds the adapter not
+	// live and leaves the tool to start, which reads the registry after
+	// it; one that waits for start serves what start did not see.
+	remove := reg.OnAdd(a.added)
 	if err := a.start(); err != nil {
 		remove()
 		return nil, err
@@ -131,28 +143,59 @@ func (a *Adapter) start() error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	a.commit(entries, len(tools))
+	for _, t := range tools {
+		a.looked[t.Name()] = true
+	}
+	a.commit(entries)
 	a.live = true
 	return nil
 }
 
-// Sync serves the tools added to the registry since the last Sync. Adding
-// tools to the registry calls it already; call it to learn whether every
-// tool could be served: the error joins every tool that could not be served
+// Sync serves the tools of the registry not served yet. Adding tools to
+// the registry serves them already; call it to learn whether every tool
+// could be served: the error joins every tool that could not be served
 // since AddTools (the others are served); nil when all are.
 func (a *Adapter) Sync() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !a.live {
-		return nil
-	}
-	tools := a.reg.Tools()
-	if a.seen < len(tools) {
-		entries, errs := a.prepare(tools[a.seen:])
-		a.errs = append(a.errs, errs...)
-		a.commit(entries, len(tools))
+	if a.live && len(a.looked) < a.reg.Len() {
+		a.serve(a.reg.Tools())
 	}
 	return errors.Join(a.errs...)
+}
+
+// added is the adapter's OnAdd listener: it serves the tools one Add
+// added, at a cost that does not grow with the registry. When other Adds
+// have not been served yet (their listeners run on other goroutines and
+// have not reached the adapter), it serves the whole registry instead, so
+// that tools are served in the registry's order whatever the order the
+// listeners run in: of two tools served under one MCP name, the one added
+// first is served.
+func (a *Adapter) added(tools []toolreg.AnyTool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if !a.live {
+		return
+	}
+	if len(a.looked)+len(tools) != a.reg.Len() {
+		tools = a.reg.Tools()
+	}
+	a.serve(tools)
+}
+
+// serve serves the tools not looked at yet, in order, and keeps the
+// reasons of those that cannot be served; a.mu is held.
+func (a *Adapter) serve(tools []toolreg.AnyTool) {
+	var fresh []toolreg.AnyTool
+	for _, t := range tools {
+		if !a.looked[t.Name()] {
+			a.looked[t.Name()] = true
+			fresh = append(fresh, t)
+		}
+	}
+	entries, errs := a.prepare(fresh)
+	a.errs = append(a.errs, errs...)
+	a.commit(entries)
 }
 
 // entry is one registry tool as the server will serve it.
@@ -189,9 +232,8 @@ func (a *Adapter) prepare(tools []toolreg.AnyTool) ([]entry, []error) {
 	return entries, errs
 }
 
-// commit serves entries and records that the registry's first n tools have
-// been looked at; a.mu is held.
-func (a *Adapter) commit(entries []entry, n int) {
+// commit serves entries; a.mu is held.
+func (a *Adapter) commit(entries []entry) {
 	for _, e := range entries {
 		a.served[e.tool.Name] = e.name
 		if t, ok := e.src.(*importedTool); ok {
@@ -206,7 +248,6 @@ func (a *Adapter) commit(entries []entry, n int) {
 		}
 		a.srv.AddTool(e.tool, e.handler)
 	}
-	a.seen = n
 }
 
 // availability serves the imported tools that can be called again and

@@ -655,6 +655,54 @@ func TestSyncReportsLateProblems(t *testing.T) {
 	}
 }
 
+// TestAddServesEachAdd: tools added one Add at a time, from many
+// goroutines at once and through a view, are each served once; of two
+// tools served under one MCP name in separate Adds, the one added first
+// is served and the other reported.
+func TestAddServesEachAdd(t *testing.T) {
+	raw := func(name string) toolreg.AnyTool {
+		return adapttest.RawTool{ToolName: name, Input: json.RawMessage(`{"type":"object"}`)}
+	}
+	base := toolreg.NewRegistry()
+	view := base.Select(func(t toolreg.AnyTool) bool { return !strings.HasPrefix(t.Name(), "hidden") })
+	regs := []*toolreg.Registry{base, view}
+	var srvs []*mcp.Server
+	var adapters []*Adapter
+	for _, reg := range regs {
+		srv, a := newServer(t, reg, Rename("second", "first"))
+		srvs, adapters = append(srvs, srv), append(adapters, a)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 25 {
+				base.MustAdd(raw(fmt.Sprintf("t%d_%d", g, i)))
+				base.MustAdd(raw(fmt.Sprintf("hidden%d_%d", g, i)))
+			}
+		})
+	}
+	wg.Wait()
+	base.MustAdd(raw("first"))
+	base.MustAdd(raw("second"))
+	for i, reg := range regs {
+		if err := adapters[i].Sync(); !errors.Is(err, toolreg.ErrDuplicateTool) || !strings.Contains(err.Error(), `tools "first" and "second" would both be served as "first"`) {
+			t.Errorf("Sync = %v, want the clash of second with first", err)
+		}
+		cs, _ := connect(t, srvs[i], versions[0], nil)
+		res, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := reg.Len() - 1 // second is refused
+		if len(res.Tools) != want || !listed(res.Tools, "t7_24") || !listed(res.Tools, "first") {
+			t.Errorf("registry %d: listed %d tools, want %d", i, len(res.Tools), want)
+		}
+		if listed(res.Tools, "hidden0_0") != (reg == base) {
+			t.Errorf("registry %d: hidden0_0 listed: %v", i, listed(res.Tools, "hidden0_0"))
+		}
+	}
+}
+
 func TestOutputShape(t *testing.T) {
 	for _, tc := range []struct {
 		name, schema string

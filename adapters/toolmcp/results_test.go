@@ -135,3 +135,66 @@ func TestImportCutResult(t *testing.T) {
 	check(t, reg, "huge", 5000, false)
 	check(t, reg, "huge_too", 8000, false)
 }
+
+// TestImportCutStructured: what else of an imported result than its text
+// content is held to the limit too: a 5 MB structuredContent is dropped
+// from what the model reads (beside a short text, or made the text when
+// the server sends none, then cut), and text resources and resource links
+// are cut with the text; a spill still gets the whole.
+func TestImportCutStructured(t *testing.T) {
+	const limit = 20_000
+	rows := make([]string, 250_000)
+	for i := range rows {
+		rows[i] = fmt.Sprintf("row %d", i)
+	}
+	big := map[string]any{"rows": rows}
+	whole, _ := json.Marshal(big)
+	long := strings.Repeat("a line of a long resource\n", 200_000)
+	u := newUpstream()
+	for name, res := range map[string]*mcp.CallToolResult{
+		"beside_text": {Content: []mcp.Content{&mcp.TextContent{Text: "250000 rows"}}, StructuredContent: big},
+		"alone":       {StructuredContent: big},
+		"resource":    {Content: []mcp.Content{&mcp.EmbeddedResource{Resource: &mcp.ResourceContents{URI: "file:///big.txt", MIMEType: "text/plain", Text: long}}}},
+		"link":        {Content: []mcp.Content{&mcp.ResourceLink{URI: "file:///big.txt", Name: "big", Description: long}}},
+	} {
+		u.add(&mcp.Tool{Name: name}, `{"type":"object"}`, func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) { return res, nil })
+	}
+	var spilled []toolreg.Output
+	reg := toolreg.NewRegistry(toolreg.WithDefaultMaxResultBytes(limit), toolreg.WithResultSpill(func(_ context.Context, _ toolreg.ToolCall, whole toolreg.Output) (string, error) {
+		spilled = append(spilled, whole)
+		return "ref", nil
+	}))
+	u.importInto(t, reg)
+	for _, tc := range []struct {
+		tool      string
+		text      string // "" when the text is cut
+		structure bool   // the whole structuredContent is in Cut and the spill
+	}{
+		{"beside_text", "250000 rows", true},
+		{"alone", "", true},
+		{"resource", "", false},
+		{"link", "", false},
+	} {
+		spilled = nil
+		out := reg.Call(context.Background(), tc.tool, nil)
+		if out.IsError || out.Cut == nil || out.Structured != nil || len(spilled) != 1 {
+			t.Fatalf("%s: isError %v, cut %v, %d bytes structured, %d spilled", tc.tool, out.IsError, out.Cut != nil, len(out.Structured), len(spilled))
+		}
+		if tc.text != "" && out.Text != tc.text {
+			t.Errorf("%s: text %.200q, want %q", tc.tool, out.Text, tc.text)
+		}
+		if tc.text == "" && (len(out.Text) > limit+500 || !strings.Contains(out.Text, "left out here")) {
+			t.Errorf("%s: the text is not cut: %d bytes", tc.tool, len(out.Text))
+		}
+		if tc.structure {
+			var got, sent map[string]any
+			json.Unmarshal(out.Cut.Structured, &got)
+			json.Unmarshal(spilled[0].Structured, &sent)
+			if len(got["rows"].([]any)) != len(rows) || len(sent["rows"].([]any)) != len(rows) {
+				t.Errorf("%s: the whole structuredContent is not kept for the host (%d bytes sent)", tc.tool, len(whole))
+			}
+		} else if len(spilled[0].Text) < len(long) {
+			t.Errorf("%s: the spill got %d bytes, want the whole", tc.tool, len(spilled[0].Text))
+		}
+	}
+}
