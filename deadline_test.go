@@ -75,7 +75,9 @@ func TestCancelledCallAllLeavesOneCountedGoroutinePerCall(t *testing.T) {
 		<-release
 		return "late", nil
 	}))
-	before := runtime.NumGoroutine()
+	// Goroutines of earlier tests that have answered their caller may still
+	// be on their way out: count once they are gone.
+	before := settledGoroutines()
 	ctx, cancel := context.WithCancel(context.Background())
 	calls := make([]ToolCall, 8)
 	for i := range calls {
@@ -245,4 +247,19 @@ func TestMiddlewareSeesAnOverloadedRefusal(t *testing.T) {
 	if len(seen) != 2 || !errors.Is(seen[1], ErrOverloaded) {
 		t.Errorf("the middleware saw %v", seen)
 	}
+}
+
+// settledGoroutines is runtime.NumGoroutine once it has not fallen for a
+// while.
+func settledGoroutines() int {
+	n := runtime.NumGoroutine()
+	for range 100 {
+		time.Sleep(time.Millisecond)
+		m := runtime.NumGoroutine()
+		if m == n {
+			return n
+		}
+		n = m
+	}
+	return n
 }

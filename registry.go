@@ -407,12 +407,16 @@ func invoke(ctx context.Context, t AnyTool, call ToolCall) (out Output) {
 // and from any function under WithIsolatedCalls or a timeout of the
 // library.
 //
-// The calls run on the caller's goroutine and on as many more as it takes
-// to keep every call that waits from holding up the others, up to the
-// bound: a turn of quick calls costs about what the calls cost one after
-// the other, a turn of slow ones about the slowest. A call waiting for its
-// tool's group (WithGroup, WithSequential) does not count toward the bound
-// while it waits: the turn's other calls run beside the group's queue.
+// The calls run on the caller's goroutine, one after the other; a turn
+// still running after 50 µs (a call that waits, or many calls) goes on on
+// as many more goroutines as it takes to keep every call that waits from
+// holding up the others, up to the bound. A turn of quick calls thus costs
+// about what the calls cost one after the other and starts no goroutine; a
+// turn of slow ones about the slowest, plus those 50 µs (more on a loaded
+// machine, whose timers run late). A call waiting for its tool's group
+// (WithGroup, WithSequential) does not count toward the bound while it
+// waits, and starts the next goroutine at once: the turn's other calls run
+// beside the group's queue.
 func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	if ctx == nil {
 		ctx = context.Background()
@@ -429,10 +433,51 @@ func (r *Registry) CallAll(ctx context.Context, calls []ToolCall) []Output {
 	t := &turn{Context: ctx, r: r, calls: calls, out: make([]Output, len(calls))}
 	t.slots.Limit = int32(min(len(calls), r.root().concurrency))
 	t.slots.Force() // the caller's
+	h := helpers.Get().(*helper)
+	h.turn.Store(t)
+	t.wg.Add(1) // the timer's, done by fire if it fires
+	h.timer.Reset(helpAfter)
 	t.work()
+	if h.timer.Stop() { // not fired: nothing else can read h
+		t.wg.Done()
+		h.turn.Store(nil)
+		helpers.Put(h)
+	}
 	t.slots.Release()
 	t.wg.Wait()
 	return t.out
+}
+
+// helpAfter is how long CallAll runs a turn's calls on its caller's
+// goroutine alone: a turn still running then is given more goroutines (see
+// CallAll). Starting a goroutine and handing calls to it costs more than a
+// quick call itself, and a goroutine that has nothing to claim is a cost
+// with nothing to show; a call that waits is held up by helpAfter at most
+// (a little more on a loaded machine, where the runtime's timers run
+// late), not by the call before it.
+const helpAfter = 50 * time.Microsecond
+
+// helper is the timer that gives a turn more goroutines at helpAfter.
+// Timers are kept for the next turn when stopped in time, since making one
+// costs a quick call's worth of allocation; one that fired stays with its
+// turn.
+type helper struct {
+	timer *time.Timer
+	turn  atomic.Pointer[turn]
+}
+
+var helpers = sync.Pool{New: func() any {
+	h := new(helper)
+	h.timer = time.AfterFunc(time.Hour, h.fire)
+	h.timer.Stop()
+	return h
+}}
+
+// fire runs on a goroutine of its own: it becomes the turn's second worker.
+func (h *helper) fire() {
+	t := h.turn.Load() // set: a helper is pooled only when stopped in time
+	defer t.wg.Done()
+	t.help()
 }
 
 // turn is one CallAll: its calls are claimed in order by the goroutines
@@ -445,10 +490,20 @@ type turn struct {
 	r               *Registry
 	calls           []ToolCall
 	out             []Output
-	next            atomic.Int64 // the next call to claim
-	pending         atomic.Bool  // a goroutine was started and has not claimed a call yet
-	slots           slot.Sema    // the bound: goroutines working on the turn
-	wg              sync.WaitGroup
+	next            atomic.Int64   // the next call to claim
+	pending         atomic.Bool    // a goroutine was started and has not claimed a call yet
+	helped          atomic.Bool    // helpAfter has passed: every call starts a spare goroutine (grow)
+	slots           slot.Sema      // the bound: goroutines working on the turn
+	wg              sync.WaitGroup // the goroutines working on the turn but the caller's, and its timer
+}
+
+// help is the turn's second worker, from helpAfter on.
+func (t *turn) help() {
+	t.helped.Store(true)
+	if int(t.next.Load()) < len(t.calls) && t.slots.TryAcquire() {
+		t.work()
+		t.slots.Release()
+	}
 }
 
 // work claims calls and runs them until none is left.
@@ -467,14 +522,15 @@ func (t *turn) work() {
 	}
 }
 
-// grow starts one more goroutine before call i runs, when calls after it
-// are still unclaimed, the bound allows one and no goroutine started
-// earlier is still waiting to claim its first call: should call i wait,
-// the next one claims the rest (and starts one more itself before its call
-// runs). Quick calls are thus run by the goroutines already working, and
-// slow ones each get a goroutine of their own, up to the bound.
+// grow starts one more goroutine before call i runs, once the turn has
+// run for helpAfter, when calls after it are still unclaimed, the bound
+// allows one and no goroutine started earlier is still waiting to claim its
+// first call: should call i wait, the next one claims the rest (and starts
+// one more itself before its call runs). Quick calls are thus run by the
+// goroutines already working, and slow ones each get a goroutine of their
+// own, up to the bound.
 func (t *turn) grow(i int) {
-	if i+1 < len(t.calls) {
+	if t.helped.Load() && i+1 < len(t.calls) {
 		t.spawn()
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -307,5 +309,63 @@ func TestRegistryOnAdd(t *testing.T) {
 	r.MustAdd(echoTool("d"))
 	if diff := cmp.Diff([][]string{{"a", "b"}, {"c"}}, got); diff != "" {
 		t.Errorf("listener saw (-want +got):\n%s", diff)
+	}
+}
+
+// TestCallAllQuickTurnStartsNoGoroutine: a turn of quick calls runs on its
+// caller's goroutine alone. A loaded machine may stretch a turn past the
+// time after which more goroutines start, so one turn of many tries must
+// start none.
+func TestCallAllQuickTurnStartsNoGoroutine(t *testing.T) {
+	sample := []metrics.Sample{{Name: "/sched/goroutines-created:goroutines"}}
+	metrics.Read(sample)
+	if sample[0].Value.Kind() != metrics.KindUint64 {
+		t.Skip("the runtime does not count the goroutines it creates")
+	}
+	r := NewRegistry()
+	r.MustAdd(echoTool("echo"))
+	calls := make([]ToolCall, 4)
+	for i := range calls {
+		calls[i] = ToolCall{Name: "echo", Arguments: json.RawMessage(`{"s":"ok"}`)}
+	}
+	least := uint64(math.MaxUint64)
+	for range 50 {
+		metrics.Read(sample)
+		before := sample[0].Value.Uint64()
+		for _, o := range r.CallAll(context.Background(), calls) {
+			if o.Text != "echo:ok" {
+				t.Fatalf("got %+v", o)
+			}
+		}
+		metrics.Read(sample)
+		least = min(least, sample[0].Value.Uint64()-before)
+	}
+	if least != 0 {
+		t.Errorf("every turn of 4 quick calls started goroutines (at least %d)", least)
+	}
+}
+
+// TestCallAllHelpsACallThatWaits: a call that waits for the next call of
+// its turn to run does not hold it up: the turn gives the rest of its calls
+// another goroutine, though no group or timeout says the call waits.
+func TestCallAllHelpsACallThatWaits(t *testing.T) {
+	r := NewRegistry(WithMaxConcurrency(2))
+	second := make(chan struct{})
+	r.MustAdd(MustNew("first", "Waits for the second.", func(ctx context.Context, _ struct{}) (string, error) {
+		select {
+		case <-second:
+			return "after the second", nil
+		case <-time.After(10 * time.Second):
+			return "", errors.New("the second call never ran")
+		}
+	}))
+	r.MustAdd(MustNew("second", "Runs.", func(context.Context, struct{}) (string, error) {
+		close(second)
+		return "ran", nil
+	}))
+	outs := r.CallAll(context.Background(), []ToolCall{{Name: "first"}, {Name: "second"}})
+	got := []string{outs[0].Text, outs[1].Text}
+	if diff := cmp.Diff([]string{"after the second", "ran"}, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
