@@ -3,6 +3,7 @@ package toolmcp
 import (
 	"bufio"
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -228,5 +229,56 @@ func TestHTTPListenBound(t *testing.T) {
 				return resp.StatusCode == http.StatusOK
 			})
 		})
+	}
+}
+
+// TestHTTPSessionlessCallEndsWithItsClient: a call of a 2026-07-28 client
+// that hangs up is cancelled, since no one is left to read its result.
+func TestHTTPSessionlessCallEndsWithItsClient(t *testing.T) {
+	started, ended := make(chan struct{}), make(chan error, 1)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(toolreg.MustNew("wait", "Waits until it is cancelled.",
+		func(ctx context.Context, _ struct{}) (string, error) {
+			close(started)
+			select { // bounded, so that a call left running fails the test instead of hanging it
+			case <-ctx.Done():
+			case <-time.After(10 * time.Second):
+			}
+			ended <- ctx.Err()
+			return "", ctx.Err()
+		}))
+	srv, _ := newServer(t, reg)
+	hs := httptest.NewServer(HTTPHandler(srv, HTTPOptions{}))
+	defer hs.Close()
+
+	ctx, hangUp := context.WithCancel(context.Background())
+	defer hangUp()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, hs.URL,
+		strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{`+newMeta+`,"name":"wait","arguments":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	both(modern("tools/call"), header("Mcp-Name", "wait"))(req)
+	go func() { // its error, once the client hangs up, is the point
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}()
+	select {
+	case <-started:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not start in 5s")
+	}
+	hangUp()
+	select {
+	case err := <-ended:
+		if err != context.Canceled {
+			t.Errorf("the call ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the call went on 5s after its client hung up")
 	}
 }
