@@ -577,6 +577,41 @@ func ExampleHTTPHandler() {
 	// with it: {"city":"Oslo","days":1,"high_celsius":18.5}
 }
 
+// HTTPOptions.Stateless serves every client without a session, for
+// replicas behind a load balancer: a client of 2026-07-28 is served as
+// always, one of 2025-11-25 opens no session (and so hears of no tool added
+// later until it lists again).
+func ExampleHTTPOptions_stateless() {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	server := mcp.NewServer(&mcp.Implementation{Name: "weather", Version: "v1.0.0"}, nil)
+	if _, err := toolmcp.AddTools(server, reg); err != nil {
+		log.Fatal(err)
+	}
+	hs := httptest.NewServer(toolmcp.HTTPHandler(server, toolmcp.HTTPOptions{Token: "s3cret", Stateless: true}))
+	defer hs.Close()
+
+	ctx := context.Background()
+	for _, revision := range []string{"2026-07-28", "2025-11-25"} {
+		client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "v1.0.0"}, nil)
+		session, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL,
+			HTTPClient: &http.Client{Transport: bearer{"s3cret"}}, DisableStandaloneSSE: true},
+			&mcp.ClientSessionOptions{ProtocolVersion: revision})
+		if err != nil {
+			log.Fatal(err)
+		}
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "get_weather", Arguments: map[string]any{"city": "Oslo"}})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("%s, session %q: %s\n", session.InitializeResult().ProtocolVersion, session.ID(), res.Content[0].(*mcp.TextContent).Text)
+		session.Close()
+	}
+	// Output:
+	// 2026-07-28, session "": {"city":"Oslo","days":1,"high_celsius":18.5}
+	// 2025-11-25, session "": {"city":"Oslo","days":1,"high_celsius":18.5}
+}
+
 // bearer sends a bearer token with every request.
 type bearer struct{ token string }
 

@@ -68,7 +68,9 @@ type HTTPOptions struct {
 	// each holds a goroutine and some kilobytes, and a client that never
 	// ends its sessions keeps them until it meets MaxSessionsPerPeer.
 	SessionTimeout time.Duration
-	// MaxSessions bounds the sessions open at once; 0 means
+	// MaxSessions bounds the sessions open at once, counting as sessions
+	// the subscriptions/listen requests of 2026-07-28 clients held open
+	// (each costs what a session does); 0 means
 	// DefaultMaxSessions, a negative value no bound. A request that would
 	// open one more is refused with 503 and Retry-After; a session frees
 	// its place when its client ends it or it times out. Raise it for a
@@ -81,11 +83,42 @@ type HTTPOptions struct {
 	// one host holds whole). Behind a proxy every peer has the proxy's
 	// address: raise it, or name users.
 	MaxSessionsPerPeer int
+	// Stateless serves every request on its own, with no session for any
+	// client, whatever revision it speaks. Set it when the server runs as
+	// several replicas behind a load balancer that does not send a client
+	// back to the replica holding its session, or when it must hold no
+	// state per client at all. It costs clients before 2026-07-28 what
+	// only a session carries: notifications/tools/list_changed (they see a
+	// tool added later when they list again; GET, their event stream, is
+	// refused with 405), and requests from server to client (elicitation,
+	// sampling, roots) that code of yours on the server sends, which fail
+	// at once; AddTools sends none. Clients of 2026-07-28 are served as
+	// without it. SessionTimeout does not apply: no request holds anything
+	// past its response. MaxSessions and MaxSessionsPerPeer still bound the
+	// subscriptions/listen requests held open.
+	Stateless bool
 }
 
 // HTTPHandler serves srv over streamable HTTP, ready to be exposed beyond
 // the local machine: mount it at the MCP endpoint (e.g. "/mcp") and serve
-// it with NewHTTPServer. It refuses
+// it with NewHTTPServer.
+//
+// It serves each client in the revision the client speaks. A request of
+// 2026-07-28 or later (its Mcp-Protocol-Version header says so) is served
+// on its own, as that revision defines: the client learns the server with
+// server/discover, each request carries what the client is, and no
+// session is opened, so no Mcp-Session-Id is read or set; the client
+// hears of tools added later through subscriptions/listen, a request held
+// open (and ended, like any response, by NewHTTPServer's WriteTimeout,
+// after which the client listens again); a call ends when its client
+// hangs up, since no one is left to read its result. A client of
+// 2025-11-25 or older opens a session with initialize and keeps it, as its
+// revision defines, with what a session carries: tools/list_changed
+// notifications on the event stream it opens with GET, and requests from
+// server to client. This default serves both without a choice to make;
+// set HTTPOptions.Stateless to open no session for anyone.
+//
+// It refuses
 //   - a request without the bearer token, when HTTPOptions.Token is set
 //     (401);
 //   - a request from beyond the local machine, when no Token is set
@@ -93,8 +126,9 @@ type HTTPOptions struct {
 //   - a cross-origin request from a browser (403, http.CrossOriginProtection);
 //   - a request that reached a loopback address with another host name,
 //     as DNS rebinding does (403, the SDK's check);
-//   - a request that would open a session past HTTPOptions.MaxSessions, or
-//     past MaxSessionsPerPeer for its peer (503, with Retry-After);
+//   - a request that would open a session, or a subscriptions/listen
+//     request, past HTTPOptions.MaxSessions, or past MaxSessionsPerPeer for
+//     its peer (503, with Retry-After);
 //   - a body over 4 MiB (413, the SDK's limit);
 //
 // and closes sessions left idle for HTTPOptions.SessionTimeout.
@@ -106,9 +140,18 @@ func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
 	case timeout < 0:
 		timeout = 0 // the SDK's "never"
 	}
-	var h http.Handler = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{SessionTimeout: timeout})
-	h = newSessionBound(srv, opts.MaxSessions, opts.MaxSessionsPerPeer).handler(h)
+	server := func(*http.Request) *mcp.Server { return srv }
+	// The SDK serves 2026-07-28 over HTTP only from a stateless handler,
+	// and sessions only from a stateful one: each revision goes to the
+	// handler that serves it. A call of a client that hung up is cancelled:
+	// in 2026-07-28 the request is the call's whole life.
+	bound := newSessionBound(srv, opts.MaxSessions, opts.MaxSessionsPerPeer)
+	h := bound.listens(mcp.NewStreamableHTTPHandler(server,
+		&mcp.StreamableHTTPOptions{Stateless: true, PropagateRequestCancellation: true}))
+	if !opts.Stateless {
+		h = byRevision(h, bound.handler(
+			mcp.NewStreamableHTTPHandler(server, &mcp.StreamableHTTPOptions{SessionTimeout: timeout})))
+	}
 	switch {
 	case opts.Token != "":
 		h = auth.RequireBearerToken(tokenVerifier(opts.Token), &auth.RequireBearerTokenOptions{
@@ -119,6 +162,31 @@ func HTTPHandler(srv *mcp.Server, opts HTTPOptions) http.Handler {
 	}
 	return http.NewCrossOriginProtection().Handler(h)
 }
+
+// byRevision sends a POST of protocol 2026-07-28 or later to sessionless,
+// and any other request to sessions. The header decides: a request of
+// 2026-07-28 must carry it, and the SDK checks it against the revision in
+// the request's _meta. A request that names a session (Mcp-Session-Id)
+// but speaks 2026-07-28 goes to sessionless, which reads no session id:
+// it can neither reach nor end another client's session. GET and DELETE,
+// which only sessions have, go to sessions.
+func byRevision(sessionless, sessions http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Header.Get(protocolVersionHeader) >= firstSessionlessRevision {
+			sessionless.ServeHTTP(w, r)
+			return
+		}
+		sessions.ServeHTTP(w, r)
+	})
+}
+
+// The revision a streamable HTTP request speaks is in its
+// Mcp-Protocol-Version header; revisions are dates, so they compare as
+// strings. 2026-07-28 is the first without sessions.
+const (
+	protocolVersionHeader    = "Mcp-Protocol-Version"
+	firstSessionlessRevision = "2026-07-28"
+)
 
 // localOnly refuses a request from beyond the local machine that no
 // verifier of the host's authenticated.

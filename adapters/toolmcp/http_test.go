@@ -105,7 +105,8 @@ func (b bearerTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestHTTPTokenWithSDKClient: the SDK's own client, given the token,
-// lists and calls tools in both revisions; without it, it cannot connect.
+// speaks the revision it asks for, and lists and calls tools in it;
+// without the token, it cannot connect.
 func TestHTTPTokenWithSDKClient(t *testing.T) {
 	url := serveHTTP(t, HTTPOptions{Token: token})
 	connect := func(v string, client *http.Client) (*mcp.ClientSession, error) {
@@ -120,6 +121,9 @@ func TestHTTPTokenWithSDKClient(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != v {
+				t.Errorf("negotiated %q, want %q", got, v)
+			}
 			ctx := context.Background()
 			if _, err := cs.ListTools(ctx, nil); err != nil {
 				t.Fatal(err)

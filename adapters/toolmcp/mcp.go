@@ -28,11 +28,16 @@
 // The message of a server's error reaches the host and the model cleaned
 // and bounded to 1,000 bytes.
 //
-// The SDK negotiates the protocol revision with each client (2026-07-28
-// with clients that speak it, 2025-11-25 and older through the initialize
-// handshake), and the server lists the same tools to all of them, so the
-// tools are shaped for the strictest revision a client may speak: an output
-// schema always has an object root (see AddTools).
+// Each client is served in the revision it speaks, on either transport:
+// 2026-07-28 (server/discover, no session) and 2025-11-25 and older (the
+// initialize handshake, one session per client). Over stdio (the SDK's
+// StdioTransport) the SDK serves both. Over streamable HTTP, HTTPHandler
+// serves 2026-07-28 request by request and opens a session for an older
+// client, or, with HTTPOptions.Stateless, opens none for anyone (older
+// clients then get no notifications/tools/list_changed; see HTTPOptions).
+// The server lists the same tools to all clients, so the tools are shaped
+// for the strictest revision a client may speak: an output schema always
+// has an object root (see AddTools).
 package toolmcp
 
 import (

@@ -1,9 +1,13 @@
 package toolmcp
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
+	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -46,8 +50,7 @@ func (b *sessionBound) handler(next http.Handler) http.Handler {
 		}
 		p := peer(r)
 		if why := b.take(p); why != "" {
-			w.Header().Set("Retry-After", retryAfter)
-			http.Error(w, "Service Unavailable: "+why+"; try again later, or end sessions you no longer use (DELETE)", http.StatusServiceUnavailable)
+			refuse(w, why+"; try again later, or end sessions you no longer use (DELETE)")
 			return
 		}
 		defer func() { // deferred, so that a handler that panics gives its place back too
@@ -65,15 +68,77 @@ func (b *sessionBound) handler(next http.Handler) http.Handler {
 	})
 }
 
+// listens bounds the requests of 2026-07-28 that stay open, as sessions
+// are bounded: a subscriptions/listen request is held until its client
+// hangs up (or the server's write timeout), and costs what a session
+// does, so it takes a place of the same bounds while it is open. Any other
+// request goes through untouched.
+func (b *sessionBound) listens(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !listening(r) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		p := peer(r)
+		if why := b.take(p); why != "" {
+			refuse(w, why+"; try again later, or end subscriptions/listen requests you no longer need")
+			return
+		}
+		defer b.give(p) // deferred, so that a handler that panics gives its place back too
+		next.ServeHTTP(w, r)
+	})
+}
+
+// listening reports whether r, a POST, holds a subscriptions/listen
+// request. It reads the body, up to the SDK's limit, and puts it back for
+// the SDK to read; a body past the limit, or one that is not JSON-RPC, is
+// left for the SDK to refuse.
+func listening(r *http.Request) bool {
+	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
+	r.Body = struct {
+		io.Reader
+		io.Closer
+	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
+	if err != nil || len(body) > mcp.DefaultMaxRequestBodyBytes {
+		return false
+	}
+	type message struct {
+		Method string `json:"method"`
+	}
+	var batch []message
+	if body = bytes.TrimLeft(body, " \t\r\n"); len(body) > 0 && body[0] == '[' {
+		if json.Unmarshal(body, &batch) != nil {
+			return false
+		}
+	} else {
+		var one message
+		if json.Unmarshal(body, &one) != nil {
+			return false
+		}
+		batch = []message{one}
+	}
+	return slices.ContainsFunc(batch, func(m message) bool { return m.Method == methodListen })
+}
+
+// methodListen is the request of 2026-07-28 that a client holds open to
+// hear of changes, such as notifications/tools/list_changed.
+const methodListen = "subscriptions/listen"
+
+// refuse answers a request that would take a place past a bound.
+func refuse(w http.ResponseWriter, why string) {
+	w.Header().Set("Retry-After", retryAfter)
+	http.Error(w, "Service Unavailable: "+why, http.StatusServiceUnavailable)
+}
+
 // take takes a place for a session of peer p, or says why there is none.
 func (b *sessionBound) take(p string) string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	switch {
 	case b.perPeer >= 0 && b.byPeer[p] >= b.perPeer:
-		return "you have as many sessions open as this MCP server holds for one client"
+		return "you have as many sessions open as this MCP server holds for one client (subscriptions/listen requests count as sessions)"
 	case b.max >= 0 && b.open >= b.max:
-		return "this MCP server has as many sessions open as it holds"
+		return "this MCP server has as many sessions open as it holds (subscriptions/listen requests count as sessions)"
 	}
 	b.open++
 	b.byPeer[p]++

@@ -4,8 +4,11 @@
 // README.md shows the configuration.
 //
 // It speaks stdio by default, as clients that start it expect; with -http
-// it serves streamable HTTP at /mcp instead. Over HTTP it requires a bearer
-// token, from $MCPSERVER_TOKEN or -token, on any address but loopback.
+// it serves streamable HTTP at /mcp instead. Either way a client of MCP
+// 2026-07-28 and one of 2025-11-25 or older are each served in their
+// revision; over HTTP the first gets no session, the second one. Over HTTP
+// it requires a bearer token, from $MCPSERVER_TOKEN or -token, on any
+// address but loopback.
 //
 //	go run ./examples/mcpserver
 //	go run ./examples/mcpserver -http 127.0.0.1:8080
@@ -66,8 +69,9 @@ func main() {
 	}
 }
 
-// handler serves server over streamable HTTP at /mcp, with the checks of
-// toolmcp.HTTPHandler: the bearer token when one is set (without one, only
+// handler serves server over streamable HTTP at /mcp, in toolmcp.HTTPHandler's
+// default mode (clients of 2026-07-28 without a session, older clients with
+// one, so that they hear of tool changes), with its checks: the bearer token when one is set (without one, only
 // clients on this machine are served, whatever the address), cross-origin
 // requests, DNS rebinding, body size, sessions left idle, and the number of
 // sessions open, in all and per client.

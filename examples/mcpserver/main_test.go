@@ -141,8 +141,8 @@ func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // TestStreamableHTTP serves the -http handler with a token and connects
-// over HTTP, in both revisions a client may speak: with the token, and
-// without it, which fails.
+// over HTTP, in both revisions a client may speak, each served in the
+// revision it asked for: with the token, and without it, which fails.
 func TestStreamableHTTP(t *testing.T) {
 	const token = "test-token"
 	server, err := tools.NewServer(quiet())
@@ -163,6 +163,9 @@ func TestStreamableHTTP(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer cs.Close()
+			if got := cs.InitializeResult().ProtocolVersion; got != v {
+				t.Errorf("negotiated %q, want %q", got, v)
+			}
 			exercise(t, cs)
 			if cs, err := connect(v, http.DefaultClient); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
 				if err == nil {
