@@ -2,6 +2,7 @@ package toolgemini
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -215,4 +216,23 @@ func TestToolCallsPieces(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
+}
+
+// FuzzPieces: any pieces, any paths: never a panic, and a call whose
+// pieces fit has arguments that are one JSON object.
+func FuzzPieces(f *testing.F) {
+	f.Add(`{"role":"model","parts":[{"functionCall":{"name":"a","willContinue":true}},{"functionCall":{"partialArgs":[{"jsonPath":"$.x[0].y","stringValue":"s","willContinue":true}],"willContinue":true}},{"functionCall":{"partialArgs":[{"jsonPath":"$.x[0].y","stringValue":"t"},{"jsonPath":"$['z']","numberValue":1.5}]}}]}`)
+	f.Add(`{"role":"model","parts":[{"functionCall":{"name":"a","partialArgs":[{"jsonPath":"$.a[0][1]","boolValue":true},{"jsonPath":"$.b","nullValue":"NULL_VALUE"}]}}]}`)
+	a := New(toolreg.NewRegistry())
+	f.Fuzz(func(t *testing.T, in string) {
+		var content genai.Content
+		if json.Unmarshal([]byte(in), &content) != nil {
+			return
+		}
+		for _, c := range a.ToolCalls(&content) {
+			if strings.HasPrefix(string(c.Arguments), "{") && !json.Valid(c.Arguments) {
+				t.Fatalf("%s: arguments %s are not JSON", in, c.Arguments)
+			}
+		}
+	})
 }
