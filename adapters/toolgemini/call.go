@@ -11,7 +11,9 @@ import (
 )
 
 // ToolCalls lists the function calls of a model turn as registry calls, in the
-// order of its parts; other parts (text, thoughts) are skipped. A call's
+// order of its parts; other parts (text, thoughts) are skipped. A call
+// Vertex AI streamed in pieces (streamFunctionCallArguments) is one call,
+// its arguments put together from its parts' partialArgs. A call's
 // ID is the functionCall id, "" when the model gave none. Args are encoded
 // as the JSON object the registry validates; missing args are {}.
 //
@@ -23,10 +25,35 @@ func (a *Adapter) ToolCalls(content *genai.Content) []toolreg.ToolCall {
 		return nil
 	}
 	var calls []toolreg.ToolCall
+	var cur *pieces
+	skip := false // the rest of a call whose pieces did not fit
 	for _, p := range content.Parts {
-		if p != nil && p.FunctionCall != nil {
-			calls = append(calls, toolCall(p.FunctionCall))
+		if p == nil || p.FunctionCall == nil {
+			continue
 		}
+		fc := p.FunctionCall
+		switch {
+		case skip:
+			skip = fc.WillContinue != nil && *fc.WillContinue
+			continue
+		case cur == nil && !isPiece(fc):
+			calls = append(calls, toolCall(fc))
+			continue
+		case cur == nil:
+			cur = newPieces(fc)
+		}
+		_, done, err := cur.add(fc)
+		switch {
+		case err != nil:
+			calls = append(calls, toolreg.ToolCall{ID: cur.id, Name: cur.name, Arguments: []byte("arguments whose pieces do not fit together: " + err.Error())})
+			cur, skip = nil, fc.WillContinue != nil && *fc.WillContinue
+		case done:
+			calls = append(calls, toolreg.ToolCall{ID: cur.id, Name: cur.name, Arguments: cur.text})
+			cur = nil
+		}
+	}
+	if cur != nil {
+		calls = append(calls, toolreg.ToolCall{ID: cur.id, Name: cur.name, Arguments: []byte("arguments that were never complete")})
 	}
 	return calls
 }

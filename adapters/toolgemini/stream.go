@@ -11,9 +11,11 @@ import (
 )
 
 // streamContent reads one streamed response: text and function calls are
-// reported as their parts arrive, each call handed to ready at once
-// (Gemini sends a functionCall part whole), and the response is put
-// together from the chunks.
+// reported as their parts arrive, and the response is put together from
+// the chunks. Gemini sends a functionCall part whole, handed to ready at
+// once; Vertex AI with streamFunctionCallArguments sends a call in pieces
+// (see pieces), reported as ArgumentsDelta events and handed to ready when
+// the last piece comes.
 func streamContent(ctx context.Context, client ModelsClient, model string, contents []*genai.Content, config *genai.GenerateContentConfig, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*genai.GenerateContentResponse, error) {
 	var acc assembly
 	for chunk, err := range client.GenerateContentStream(ctx, model, contents, config) {
@@ -27,20 +29,16 @@ func streamContent(ctx context.Context, client ModelsClient, model string, conte
 		for _, p := range acc.add(chunk) {
 			switch {
 			case p.FunctionCall != nil:
-				fc := p.FunctionCall
-				if fc.WillContinue != nil || len(fc.PartialArgs) > 0 {
-					// Vertex AI's streamFunctionCallArguments: the part is
-					// a piece of a call, not a call to run.
-					return nil, fmt.Errorf("the call of %q arrives in pieces (streamFunctionCallArguments), which the runner does not put together: leave it unset", fc.Name)
+				if err := acc.call(p.FunctionCall, step, emit, ready); err != nil {
+					return nil, fmt.Errorf("%w: %w", agent.ErrBrokenStream, err)
 				}
-				call := toolCall(fc)
-				emit(agent.Event{Kind: agent.CallStarted, Step: step, Call: toolreg.ToolCall{ID: call.ID, Name: call.Name}})
-				ready(acc.calls, call)
-				acc.calls++
 			case p.Text != "" && !p.Thought:
 				emit(agent.Event{Kind: agent.TextDelta, Step: step, Text: p.Text})
 			}
 		}
+	}
+	if acc.piecing != nil && acc.finish != "" {
+		return nil, fmt.Errorf("%w: %w: the response ended before call %q was complete", agent.ErrBrokenStream, errPieces, acc.piecing.name)
 	}
 	return acc.response()
 }
@@ -60,7 +58,44 @@ type assembly struct {
 	message  string
 	usage    *genai.GenerateContentResponseUsageMetadata // running totals: the latest counts
 	feedback *genai.GenerateContentResponsePromptFeedback
-	calls    int // the function calls so far
+	calls    int     // the function calls so far
+	piecing  *pieces // the call coming in pieces, until its last
+}
+
+// call takes in a functionCall part of the stream.
+func (s *assembly) call(fc *genai.FunctionCall, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) error {
+	if s.piecing == nil && !isPiece(fc) {
+		if fc.Name == "" && fc.ID == "" && fc.Args == nil {
+			return fmt.Errorf("%w: the end of a call that was never begun", errPieces)
+		}
+		call := toolCall(fc)
+		emit(agent.Event{Kind: agent.CallStarted, Step: step, Call: toolreg.ToolCall{ID: call.ID, Name: call.Name}})
+		ready(s.calls, call)
+		s.calls++
+		return nil
+	}
+	if s.piecing == nil {
+		if fc.Name == "" {
+			return fmt.Errorf("%w: a piece of a call that was never begun (no name)", errPieces)
+		}
+		s.piecing = newPieces(fc)
+		emit(agent.Event{Kind: agent.CallStarted, Step: step, Call: toolreg.ToolCall{ID: fc.ID, Name: fc.Name}})
+		emit(agent.Event{Kind: agent.ArgumentsDelta, Step: step, Call: toolreg.ToolCall{ID: fc.ID, Name: fc.Name}, Delta: "{"})
+	}
+	p := s.piecing
+	delta, done, err := p.add(fc)
+	if err != nil {
+		return err
+	}
+	if len(delta) > 0 {
+		emit(agent.Event{Kind: agent.ArgumentsDelta, Step: step, Call: toolreg.ToolCall{ID: p.id, Name: p.name}, Delta: string(delta)})
+	}
+	if done {
+		s.piecing = nil
+		ready(s.calls, toolreg.ToolCall{ID: p.id, Name: p.name, Arguments: p.text})
+		s.calls++
+	}
+	return nil
 }
 
 // add takes in a chunk and returns the parts it brought.

@@ -109,8 +109,8 @@ func TestStreamStartsCallsEarly(t *testing.T) {
 }
 
 // TestStreamBroken: a stream that reports an error, drops, breaks off in
-// the middle of a part, ends without a finishReason or sends a call in
-// pieces ends the run with a clear error, and no call runs on a part that
+// the middle of a part, ends without a finishReason or before a call in
+// pieces is complete ends the run with a clear error, and no call runs on a part that
 // did not arrive whole.
 func TestStreamBroken(t *testing.T) {
 	text := chunk("", `{"text":"Let me check."}`)
@@ -125,8 +125,8 @@ func TestStreamBroken(t *testing.T) {
 		{"dropped in a part", adapttest.SSE(text) + `data: {"candidates":[{"content":{"role":"model","parts":[{"functionCall":{"name":"get_weather","args":{"ci` + adapttest.Cut, "unexpected end of JSON input", nil},
 		{"no finishReason", adapttest.SSE(text), "the stream ended before the response was complete", toolreg.ErrTruncated},
 		{"nothing", adapttest.SSE(), "the stream ended before the response was complete", toolreg.ErrTruncated},
-		{"a call in pieces", adapttest.SSE(chunk("", `{"functionCall":{"name":"get_weather","partialArgs":[{"jsonPath":"$.city","stringValue":"Os"}],"willContinue":true}}`)),
-			`the call of "get_weather" arrives in pieces`, nil},
+		{"a call in pieces never complete", adapttest.SSE(chunk("STOP", `{"functionCall":{"name":"get_weather","partialArgs":[{"jsonPath":"$.city","stringValue":"Os"}],"willContinue":true}}`)),
+			`the response ended before call "get_weather" was complete`, agent.ErrBrokenStream},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
