@@ -315,7 +315,10 @@ func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.Too
 
 // nativeChoice is responsesStepChoice over the tools of nativeTools: a
 // step that allows fewer of them names those (a namespaced one with its
-// namespace), and the tool search, in allowed_tools.
+// namespace), and the tool search, in allowed_tools. The API reference
+// lists hosted tools there by their type alone ({"type":
+// "image_generation"}), the form the tool search takes here; it shows no
+// example of tool_search itself.
 func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) responses.ResponseNewParamsToolChoiceUnion {
 	if s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone {
 		return responsesToolChoice(s.Choice)
