@@ -71,6 +71,17 @@ type RegistryOption struct {
 
 // WithMaxConcurrency bounds how many calls of one CallAll run at once;
 // n < 1 means 1.
+//
+// The bound is per CallAll: two turns running at the same time (two
+// conversations on one registry) may each run n calls. The concurrency
+// groups (WithGroup, WithGroupLimit, WithSequential) are registry-wide
+// instead: their bound holds across every CallAll, Call, runner and MCP
+// session of the registry and its views. A call runs when both allow it:
+// it takes a slot of its turn's bound, and a call whose group is full gives
+// that slot back while it waits for the group, so a full group does not
+// hold up the turn's other calls. With n = 16 and a group limited to 2, a
+// turn of 10 calls of the group runs 2 at a time; one of 10 calls of other
+// tools runs all 10 at once.
 func WithMaxConcurrency(n int) RegistryOption {
 	return RegistryOption{func(r *Registry) { r.concurrency = max(n, 1) }}
 }

@@ -58,6 +58,13 @@ func (t *Tool[A, R]) MaxResultBytes() int { return t.opts.maxResult }
 // WithDefaultMaxResultBytes holds the Text of every result to n bytes, for
 // the tools without a limit of their own (WithMaxResultBytes); it is
 // DefaultMaxResultBytes unless set, and n < 1 (NoResultLimit) turns it off.
+//
+// A tool's own limit replaces the registry's, whether larger, smaller or
+// off: a tool declared WithMaxResultBytes(400_000) keeps results up to
+// 400 kB in a registry whose default is 100 kB, and one declared
+// WithMaxResultBytes(NoResultLimit) is never cut. Timeouts combine the
+// other way: of a tool's WithTimeout and the registry's
+// WithDefaultTimeout, the shorter holds.
 func WithDefaultMaxResultBytes(n int) RegistryOption {
 	if n < 1 {
 		n = NoResultLimit

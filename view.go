@@ -14,6 +14,13 @@ import (
 // limits, the bound on abandoned calls. It cannot Add tools or Use
 // middleware of its own; a call of a tool outside the view is an unknown
 // tool.
+//
+// keep is called on each tool of r when the view first needs it, under
+// the view's lock, and again on each added tool for the view's OnAdd
+// listeners: it must be quick, must answer the same for a tool every
+// time, and must not use the view it filters (its Tools, Lookup,
+// Len, Call or CallAll, or those of a view of it), which would wait for
+// the lock keep holds, for ever. Reading r, or another registry, is safe.
 func (r *Registry) Select(keep func(AnyTool) bool) *Registry {
 	if r.view != nil { // a view of a view filters the same registry twice
 		inner, outer := r.view.keep, keep

@@ -4,6 +4,8 @@ go 1.26.0
 
 replace github.com/toolreg/toolreg => ../
 
+replace github.com/toolreg/toolreg/adapters/toolbedrock => ../adapters/toolbedrock
+
 require (
 	// eino v0.7.36 pins sonic v1.14.1, whose internal/rt does not build on
 	// Go 1.26 (undefined: GoMapIterator); v1.15.5 does.
@@ -16,6 +18,9 @@ require (
 
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.18.0
+	github.com/aws/aws-sdk-go-v2 v1.48.0
+	github.com/aws/aws-sdk-go-v2/credentials v1.21.1
+	github.com/aws/aws-sdk-go-v2/service/bedrockruntime v1.64.0
 	github.com/go-json-experiment/json v1.27.2
 	github.com/goccy/go-json v0.12.0
 	github.com/google/go-cmp v0.7.0
@@ -24,6 +29,7 @@ require (
 	github.com/openai/openai-go/v3 v3.105.0
 	github.com/pkoukk/tiktoken-go v0.1.8
 	github.com/pkoukk/tiktoken-go-loader v0.0.2
+	github.com/toolreg/toolreg/adapters/toolbedrock v0.0.0-00010101000000-000000000000
 	google.golang.org/genai v1.79.1
 )
 
@@ -31,6 +37,10 @@ require (
 	cloud.google.com/go v0.116.0 // indirect
 	cloud.google.com/go/auth v0.9.3 // indirect
 	cloud.google.com/go/compute/metadata v0.9.0 // indirect
+	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27 // indirect
+	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.12 // indirect
+	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.12 // indirect
+	github.com/aws/smithy-go v1.28.9 // indirect
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.2 // indirect
 	github.com/bytedance/gopkg v0.1.3 // indirect

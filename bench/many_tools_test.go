@@ -152,6 +152,7 @@ var manyProviders = []manyProvider{
 			return err
 		},
 	},
+	bedrockProvider(),
 }
 
 const manyPrompt = "Archive the ticket about the broken printer."

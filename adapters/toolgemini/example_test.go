@@ -467,3 +467,37 @@ func ExampleAdapter_Model() {
 	// get_weather -> {"city":"Paris","highs_c":[18]}
 	// 4 contents
 }
+
+// A model or API version that refuses mode VALIDATED gets only the tools
+// a step offers, with mode AUTO.
+func ExampleWithTrimmedTools() {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Tools []struct {
+				FunctionDeclarations []struct{ Name string } `json:"functionDeclarations"`
+			} `json:"tools"`
+			ToolConfig struct {
+				FunctionCallingConfig struct{ Mode string } `json:"functionCallingConfig"`
+			} `json:"toolConfig"`
+		}
+		json.NewDecoder(r.Body).Decode(&req)
+		for _, t := range req.Tools {
+			for _, d := range t.FunctionDeclarations {
+				fmt.Print(d.Name, " ")
+			}
+		}
+		fmt.Println(req.ToolConfig.FunctionCallingConfig.Mode)
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"candidates":[{"content":{"role":"model","parts":[{"text":"Noon."}]},"finishReason":"STOP","index":0}]}`)
+	}))
+	defer srv.Close()
+	reg := registry()
+	reg.MustAdd(toolreg.MustNew("get_time", "The current time.", func(context.Context, struct{}) (string, error) { return "noon", nil }))
+	hide := agent.Options{PrepareStep: func(_ context.Context, s *agent.Step) error { return s.Hide("get_weather") }}
+	client := offlineClient(srv)
+	toolgemini.New(reg).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Time?"), nil, nil, hide)
+	toolgemini.New(reg, toolgemini.WithTrimmedTools()).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Time?"), nil, nil, hide)
+	// Output:
+	// get_weather get_time VALIDATED
+	// get_time AUTO
+}

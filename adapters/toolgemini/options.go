@@ -7,6 +7,7 @@ type config struct {
 	legacy     bool
 	noResponse bool
 	beside     bool
+	trim       bool
 }
 
 // WithLegacySchema declares the parameters in the older `parameters` field
@@ -35,3 +36,22 @@ func WithoutResponseSchema() Option { return Option{func(c *config) { c.noRespon
 // functionResponse does not take; a response's "note" says which media
 // follow.
 func WithMediaBesideResponses() Option { return Option{func(c *config) { c.beside = true }} }
+
+// WithTrimmedTools declares, on each step, only the tools the step offers
+// (agent.Step.Trimmed), with the mode of its tool choice alone (AUTO,
+// ANY, NONE, or ANY with the forced function), as the Anthropic and
+// Bedrock runs do. Without it, a run declares the same functions every
+// step and holds a restricted step (PrepareStep's Only, Hide, OnlyTagged)
+// to its tools with allowedFunctionNames and mode VALIDATED, or ANY when a
+// call is required.
+//
+// Use it for a model or an API version that refuses VALIDATED. Google
+// documents VALIDATED as a preview: its v1beta references (Gemini API
+// v1beta, Vertex AI v1beta1) list it, while the v1 references list only
+// AUTO, ANY and NONE, and say allowedFunctionNames goes with ANY; the
+// genai SDK sends v1 to the Gemini API by default from v1.78 on
+// (HTTPOptions.APIVersion "v1beta" picks the other). Trimming costs the
+// prompt cache from the tools on whenever a step offers other tools than
+// the step before; the loop refuses calls of tools a step does not offer
+// either way.
+func WithTrimmedTools() Option { return Option{func(c *config) { c.trim = true }} }

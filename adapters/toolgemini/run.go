@@ -96,6 +96,8 @@ const provider = "gemini"
 //     that allows fewer tools than declared (PrepareStep's Only, Hide,
 //     OnlyTagged) names them in AllowedFunctionNames, with VALIDATED (the
 //     model may answer in text) or ANY (Required); NONE when it allows none.
+//     VALIDATED is a preview mode that the v1 API may refuse:
+//     WithTrimmedTools declares only the step's tools instead.
 //
 // Function calls may come without ids: their results are then matched by
 // order, and the calls of a paused turn are known by their place
@@ -257,8 +259,12 @@ func (m *runner) Save(s *agent.State) error {
 // stepConfig is the run's config with the step's tools and tool choice.
 func (m *runner) stepConfig(s *agent.Step) (*genai.GenerateContentConfig, error) {
 	c := m.config
+	declared := s.Declared()
+	if m.a.cfg.trim {
+		declared = s.Trimmed()
+	}
 	if !m.fixedTools {
-		decls, err := m.decls.For(s.Declared(), m.a.declarations)
+		decls, err := m.decls.For(declared, m.a.declarations)
 		if err != nil {
 			return nil, err
 		}
@@ -267,7 +273,7 @@ func (m *runner) stepConfig(s *agent.Step) (*genai.GenerateContentConfig, error)
 		}
 	}
 	mode, names := functionCalling(s.Choice)
-	if !m.fixedTools {
+	if !m.fixedTools && !m.a.cfg.trim {
 		mode, names = stepFunctionCalling(s)
 	}
 	c.ToolConfig = toolConfig(c.ToolConfig, mode, names, declaresFunctions(c.Tools))

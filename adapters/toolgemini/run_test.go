@@ -492,36 +492,56 @@ func TestConfig(t *testing.T) {
 		prepare    func(context.Context, *agent.Step) error
 		tools      string // the request's, as JSON; "" for none
 		toolConfig string
+		options    []Option // the Adapter's
 	}{
 		{"beside the caller's tools", func() *genai.GenerateContentConfig { return callerConfig(search(), anyOf("x")) }, nil,
 			`[{"googleSearch":{}},{"functionDeclarations":["get_weather","get_time"]}]`,
-			`{"functionCallingConfig":{"mode":"AUTO"},"includeServerSideToolInvocations":true}`},
+			`{"functionCallingConfig":{"mode":"AUTO"},"includeServerSideToolInvocations":true}`, nil},
 		{"forced", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
 			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Force("get_time"); return nil },
 			`[{"functionDeclarations":["get_weather","get_time"]}]`,
-			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"ANY"}}`},
+			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"ANY"}}`, nil},
 		{"the caller's declarations", func() *genai.GenerateContentConfig { return callerConfig(own(), nil) },
 			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Required; return s.Only("get_weather") },
 			`[{"functionDeclarations":["get_time"]}]`,
-			`{"functionCallingConfig":{"mode":"ANY"}}`},
+			`{"functionCallingConfig":{"mode":"ANY"}}`, nil},
 		{"none offered: the run's declarations, and NONE", func() *genai.GenerateContentConfig { return callerConfig(nil, anyOf()) },
 			func(_ context.Context, s *agent.Step) error { return s.Only() },
 			`[{"functionDeclarations":["get_weather","get_time"]}]`,
-			`{"functionCallingConfig":{"mode":"NONE"},"includeServerSideToolInvocations":true}`},
+			`{"functionCallingConfig":{"mode":"NONE"},"includeServerSideToolInvocations":true}`, nil},
 		{"restricted: VALIDATED with the allowed names", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
 			func(_ context.Context, s *agent.Step) error { return s.Hide("get_weather") },
 			`[{"functionDeclarations":["get_weather","get_time"]}]`,
-			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"VALIDATED"}}`},
+			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"VALIDATED"}}`, nil},
 		{"restricted and required: ANY with the allowed names", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
 			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Required; return s.Only("get_time") },
 			`[{"functionDeclarations":["get_weather","get_time"]}]`,
-			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"ANY"}}`},
+			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"ANY"}}`, nil},
+		{"trimmed, restricted: the step's declarations, AUTO", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
+			func(_ context.Context, s *agent.Step) error { return s.Hide("get_weather") },
+			`[{"functionDeclarations":["get_time"]}]`,
+			`{"functionCallingConfig":{"mode":"AUTO"}}`, []Option{WithTrimmedTools()}},
+		{"trimmed, restricted and required: the step's declarations, ANY", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
+			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Required; return s.Only("get_time") },
+			`[{"functionDeclarations":["get_time"]}]`,
+			`{"functionCallingConfig":{"mode":"ANY"}}`, []Option{WithTrimmedTools()}},
+		{"trimmed, forced", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
+			func(_ context.Context, s *agent.Step) error { s.Choice = agent.Force("get_time"); return nil },
+			`[{"functionDeclarations":["get_weather","get_time"]}]`,
+			`{"functionCallingConfig":{"allowedFunctionNames":["get_time"],"mode":"ANY"}}`, []Option{WithTrimmedTools()}},
+		{"trimmed, none offered: no declarations", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) },
+			func(_ context.Context, s *agent.Step) error { return s.Only() },
+			"", "", []Option{WithTrimmedTools()}},
+		{"trimmed, unrestricted: the run's declarations, AUTO", func() *genai.GenerateContentConfig { return callerConfig(nil, nil) }, nil,
+			`[{"functionDeclarations":["get_weather","get_time"]}]`,
+			`{"functionCallingConfig":{"mode":"AUTO"}}`, []Option{WithTrimmedTools()}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			api := fakeGemini(withIDs("get_time", ""), answer("Ten."))
 			config := tt.config()
-			if _, err := start(context.Background(), t, api, adapttest.Registry(nil), false, config, agent.Options{PrepareStep: tt.prepare}); err != nil {
+			client := newClient(t, api)
+			if _, err := New(adapttest.Registry(nil), tt.options...).Run(context.Background(), client.Models, "gemini-test", prompt(), config, nil, agent.Options{PrepareStep: tt.prepare}); err != nil {
 				t.Fatal(err)
 			}
 			if diff := cmp.Diff(tt.config(), config); diff != "" {

@@ -49,7 +49,8 @@ type Responses struct {
 type toolSet struct {
 	reg          *toolreg.Registry
 	defs         *adapt.Defs[*entry]
-	clientSearch bool // WithClientToolSearch
+	clientSearch bool          // WithClientToolSearch
+	namespaces   NamespaceRule // WithNamespaces; nil for none
 }
 
 // entry is one tool as OpenAI sees it, built once.
@@ -72,7 +73,7 @@ func NewResponses(reg *toolreg.Registry, opts ...Option) *Responses {
 
 func newToolSet(reg *toolreg.Registry, opts []Option) toolSet {
 	cfg := adapt.Configure(opts, func(o Option) func(*config) { return o.set })
-	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, cfg.strict, dialect.OpenAIStrict, build), clientSearch: cfg.clientSearch}
+	return toolSet{reg: reg, defs: adapt.StrictDefs(reg, cfg.strict, dialect.OpenAIStrict, build), clientSearch: cfg.clientSearch, namespaces: cfg.namespaces}
 }
 
 func build(t toolreg.AnyTool, st adapt.Strict) (*entry, error) {
@@ -261,14 +262,30 @@ func (a *Chat) CallAll(ctx context.Context, msg openai.ChatCompletionMessage) []
 
 // ToolCalls lists the function_call items of a response's output as
 // registry calls, keyed by call_id.
+//
+// A call with a namespace names no registry tool here: outside a run,
+// nothing is declared in a namespace (WithNamespaces applies to runs), so
+// its name is the namespace, a dot and the function's name, which the
+// registry refuses as unknown.
 func (a *Responses) ToolCalls(output []responses.ResponseOutputItemUnion) []toolreg.ToolCall {
+	return a.toolCalls(output, func(name, namespace string) string {
+		if namespace != "" {
+			return namespace + "." + name
+		}
+		return name
+	})
+}
+
+// toolCalls is ToolCalls with callName mapping each call's name and
+// namespace to the registry's name.
+func (a *Responses) toolCalls(output []responses.ResponseOutputItemUnion, callName func(name, namespace string) string) []toolreg.ToolCall {
 	var calls []toolreg.ToolCall
 	for _, item := range output {
 		if item.Type != "function_call" {
 			continue
 		}
 		fc := item.AsFunctionCall()
-		calls = append(calls, a.toolCall(fc.CallID, fc.Name, fc.Arguments))
+		calls = append(calls, a.toolCall(fc.CallID, callName(fc.Name, fc.Namespace), fc.Arguments))
 	}
 	return calls
 }

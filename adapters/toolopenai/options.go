@@ -8,6 +8,7 @@ type Option struct{ set func(*config) }
 type config struct {
 	strict       adapt.Strictness
 	clientSearch bool
+	namespaces   NamespaceRule
 }
 
 // strictness is an Option that changes the strict mode.

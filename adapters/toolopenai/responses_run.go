@@ -150,7 +150,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-		params.ToolChoice = nativeChoice(s, native)
+		params.ToolChoice = m.nativeChoice(s, native)
 	} else if !m.fixedTools {
 		tools, err := m.tools.For(s.Declared(), m.a.toolsOf)
 		if err != nil {
@@ -166,7 +166,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 	var resp *responses.Response
 	var err error
 	if m.streaming {
-		resp, err = m.a.stream(ctx, m.client, params, s.Number, emit, ready)
+		resp, err = m.a.stream(ctx, m.client, params, s.Number, m.callName, emit, ready)
 	} else {
 		resp, err = m.client.New(ctx, params)
 	}
@@ -183,7 +183,7 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 		return agent.Reply{Usage: usage}, fmt.Errorf("openai: step %d: %w (%s)", s.Number, toolreg.ErrTruncated, resp.IncompleteDetails.Reason)
 	}
 	m.params.PreviousResponseID = openai.String(resp.ID)
-	return agent.Reply{Calls: m.a.ToolCalls(resp.Output), Usage: usage}, nil
+	return agent.Reply{Calls: m.a.toolCalls(resp.Output, m.callName), Usage: usage}, nil
 }
 
 func (m *responsesModel) Answer(calls []toolreg.ToolCall, outs []toolreg.Output) error {
@@ -226,7 +226,9 @@ func responsesToolChoice(c agent.ToolChoice) responses.ResponseNewParamsToolChoi
 // are reported as they arrive, each call handed to ready when its item is
 // done, and the response is the one the response.completed event carries
 // (the API's own accumulation: no partial JSON is parsed here).
-func (a *Responses) stream(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, step int, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*responses.Response, error) {
+//
+// callName maps a call's name and namespace to the registry's name.
+func (a *Responses) stream(ctx context.Context, client ResponsesClient, params responses.ResponseNewParams, step int, callName func(name, namespace string) string, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (*responses.Response, error) {
 	stream := client.NewStreaming(ctx, params)
 	defer stream.Close()
 	calls := map[string]toolreg.ToolCall{} // function_call items, by item id
@@ -239,7 +241,7 @@ func (a *Responses) stream(ctx context.Context, client ResponsesClient, params r
 		case "response.output_item.added":
 			if ev.Item.Type == "function_call" {
 				fc := ev.Item.AsFunctionCall()
-				call := toolreg.ToolCall{ID: fc.CallID, Name: fc.Name}
+				call := toolreg.ToolCall{ID: fc.CallID, Name: callName(fc.Name, fc.Namespace)}
 				calls[ev.Item.ID], index[ev.Item.ID] = call, len(index)
 				emit(agent.Event{Kind: agent.CallStarted, Step: step, Call: call})
 			}
@@ -248,7 +250,7 @@ func (a *Responses) stream(ctx context.Context, client ResponsesClient, params r
 		case "response.output_item.done":
 			if ev.Item.Type == "function_call" {
 				fc := ev.Item.AsFunctionCall()
-				ready(index[ev.Item.ID], a.toolCall(fc.CallID, fc.Name, fc.Arguments))
+				ready(index[ev.Item.ID], a.toolCall(fc.CallID, callName(fc.Name, fc.Namespace), fc.Arguments))
 			}
 		case "response.completed", "response.incomplete":
 			resp := ev.Response
@@ -296,8 +298,9 @@ func (m *responsesModel) nativeTools(s *agent.Step) []toolreg.AnyTool {
 // run's deferred tools (agent.NativeSearcher): unless WithClientToolSearch.
 func (m *responsesModel) SearchesNatively() bool { return m.deferred != nil }
 
-// nativeToolsOf is toolsOf with defer_loading on the deferred tools, and
-// the tool_search tool after them.
+// nativeToolsOf is toolsOf with defer_loading on the deferred tools,
+// those of a namespace (WithNamespaces) grouped in it, and the tool_search
+// tool after them.
 func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam, error) {
 	params, err := m.a.toolsOf(tools)
 	if err != nil {
@@ -308,21 +311,34 @@ func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.Too
 			params[i].OfFunction.DeferLoading = openai.Bool(true)
 		}
 	}
+	if m.a.namespaces != nil {
+		if params, err = m.grouped(tools, params); err != nil {
+			return nil, err
+		}
+	}
 	return append(params, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}}), nil
 }
 
 // nativeChoice is responsesStepChoice over the tools of nativeTools: a
-// step that allows fewer of them names those, and the tool search, in
-// allowed_tools.
-func nativeChoice(s *agent.Step, tools []toolreg.AnyTool) responses.ResponseNewParamsToolChoiceUnion {
+// step that allows fewer of them names those (a namespaced one with its
+// namespace), and the tool search, in allowed_tools. The API reference
+// lists hosted tools there by their type alone ({"type":
+// "image_generation"}), the form the tool search takes here; it shows no
+// example of tool_search itself.
+func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) responses.ResponseNewParamsToolChoiceUnion {
 	if s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone {
 		return responsesToolChoice(s.Choice)
 	}
 	var allowed []map[string]any
 	for _, t := range tools {
-		if s.Allows(t.Name()) {
-			allowed = append(allowed, map[string]any{"type": "function", "name": t.Name()})
+		if !s.Allows(t.Name()) {
+			continue
 		}
+		entry := map[string]any{"type": "function", "name": t.Name()}
+		if ns, ok := m.namespaceOf(t); ok {
+			entry["namespace"] = ns.Name
+		}
+		allowed = append(allowed, entry)
 	}
 	if len(allowed) == len(tools) {
 		return responsesToolChoice(s.Choice)

@@ -65,18 +65,19 @@ type Report struct {
 // estimated are the dialects whose tokens are counted with another
 // tokenizer than the model's: the providers that publish none, and MCP,
 // whose client may send the tools to any model.
-var estimated = map[string]bool{"anthropic": true, "anthropic strict": true, "gemini": true, "gemini legacy": true, "mcp": true}
+var estimated = map[string]bool{"anthropic": true, "anthropic strict": true, "gemini": true, "gemini legacy": true, "bedrock": true, "mcp": true}
 
 // measured are the dialects Sizes measures: those of Snapshot but the
-// canonical one (what toolreg holds; no model receives it), and MCP.
+// canonical one (what toolreg holds; no model receives it), Bedrock's
+// Converse (not in Snapshot, whose golden files it would change), and MCP.
 func measured() []form {
-	return append(slices.Clone(dialects[1:]), mcpDialect)
+	return append(slices.Clone(dialects[1:]), bedrockDialect, mcpDialect)
 }
 
 // Dialects lists the names of the dialects Sizes measures, in the order a
 // Report holds them: "openai chat", "openai chat strict", "openai
 // responses", "anthropic", "anthropic strict", "gemini", "gemini legacy",
-// "mcp". Budget.Dialects takes them.
+// "bedrock", "mcp". Budget.Dialects takes them.
 func Dialects() []string {
 	var names []string
 	for _, d := range measured() {
@@ -91,10 +92,12 @@ func Dialects() []string {
 // them.
 //
 // Bytes are exact: the JSON each adapter puts in a request, and for MCP
-// the tools of a tools/list result, as toolmcp.AddTools serves them. Tokens
+// the tools of a tools/list result, as toolmcp.AddTools serves them (for
+// Bedrock, the toolConfig's tools as toolbedrock sends them, rendered
+// here: that adapter is a module of its own). Tokens
 // are o200k_base tokens of those bytes, exact for OpenAI's current models
-// and an estimate (Estimate set) for Anthropic and Gemini, whose tokenizers
-// are not public, and for MCP, whose client may use any model: their
+// and an estimate (Estimate set) for Anthropic, Gemini and Bedrock's
+// models, whose tokenizers are not public, and for MCP, whose client may use any model: their
 // counts for the same text differ from OpenAI's, by an amount this package
 // has not measured. Leave headroom in a budget, or ask the provider's
 // token-counting endpoint (Anthropic's /v1/messages/count_tokens, Gemini's
@@ -167,11 +170,14 @@ func request(d form, reg *toolreg.Registry, tools []toolreg.AnyTool) (json.RawMe
 			Function struct {
 				Name string `json:"name"`
 			} `json:"function"` // OpenAI Chat
+			ToolSpec struct {
+				Name string `json:"name"`
+			} `json:"toolSpec"` // Bedrock
 		}
 		if json.Unmarshal(def, &named) != nil {
 			return nil, nil
 		}
-		byName[cmp.Or(named.Name, named.Function.Name)] = def
+		byName[cmp.Or(named.Name, named.Function.Name, named.ToolSpec.Name)] = def
 	}
 	ordered := make([]json.RawMessage, len(tools))
 	for i, t := range tools {
@@ -295,8 +301,8 @@ type Budget struct {
 //	providers.CheckBudget(t, reg, providers.Budget{ToolTokens: 600, RequestTokens: 8000})
 //
 // The counts are those of Sizes: o200k_base tokens of the JSON each
-// adapter sends, exact for OpenAI and an estimate for Anthropic and Gemini
-// (see Sizes for how far off it may be). A tool a dialect refuses is not
+// adapter sends, exact for OpenAI and an estimate for Anthropic, Gemini
+// and Bedrock (see Sizes for how far off it may be). A tool a dialect refuses is not
 // counted there; Snapshot and toolregtest.LintT with Limits report it.
 func CheckBudget(t testing.TB, reg *toolreg.Registry, b Budget) {
 	t.Helper()

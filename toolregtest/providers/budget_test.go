@@ -94,6 +94,7 @@ func TestSizesDialects(t *testing.T) {
 		{Dialect: "anthropic strict", Estimate: true, Refused: []string{"set_labels"}},
 		{Dialect: "gemini", Estimate: true},
 		{Dialect: "gemini legacy", Estimate: true, Refused: []string{"set_labels"}},
+		{Dialect: "bedrock", Estimate: true},
 		{Dialect: "mcp", Estimate: true},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -274,7 +275,7 @@ func TestCheckBudget(t *testing.T) {
 		{"the bloated tool", reg, Budget{ToolTokens: largestSmall},
 			[]string{"search_tickets openai chat", "search_tickets openai chat strict", "search_tickets openai responses",
 				"search_tickets anthropic", "search_tickets anthropic strict", "search_tickets gemini", "search_tickets gemini legacy",
-				"search_tickets mcp"}},
+				"search_tickets bedrock", "search_tickets mcp"}},
 		{"one dialect", reg, Budget{ToolTokens: largestSmall, Dialects: []string{"openai responses"}},
 			[]string{"search_tickets openai responses"}},
 		{"the request", reg, Budget{RequestTokens: chat.Request.Tokens - 1, Dialects: []string{"openai chat"}},

@@ -135,16 +135,16 @@ func ExampleReport_String() {
 	fmt.Print(providers.Sizes(reg))
 	// Output:
 	// tokens (o200k_base; ~ an estimate, counted with another tokenizer than the model's)
-	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy   mcp
-	//   get_weather           94                  99                92        ~85               ~93     ~85            ~78   ~84
-	//   set_labels            79                   -                77        ~70                 -     ~70              -   ~69
-	//   request              174                 101               170       ~155               ~94    ~162            ~85  ~154
+	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy  bedrock   mcp
+	//   get_weather           94                  99                92        ~85               ~93     ~85            ~78      ~90   ~84
+	//   set_labels            79                   -                77        ~70                 -     ~70              -      ~75   ~69
+	//   request              174                 101               170       ~155               ~94    ~162            ~85     ~167  ~154
 	//
 	// bytes
-	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy  mcp
-	//   get_weather          418                 433               405        374               392     382            343  373
-	//   set_labels           366                   -               353        322                 -     330              -  321
-	//   request              787                 435               761        699               394     742            372  697
+	//   tool         openai chat  openai chat strict  openai responses  anthropic  anthropic strict  gemini  gemini legacy  bedrock  mcp
+	//   get_weather          418                 433               405        374               392     382            343      395  373
+	//   set_labels           366                   -               353        322                 -     330              -      343  321
+	//   request              787                 435               761        699               394     742            372      741  697
 	//
 	// largest parts, in tokens
 	// get_weather  openai chat strict  description 19, city description 9, days description 6

@@ -1,0 +1,151 @@
+package toolopenai
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolreg/toolreg"
+)
+
+// Namespace is a group of deferred tools that a Responses run declares
+// together, as one "namespace" entry of the tools array: the model sees
+// its name and description until tool_search loads the functions it needs
+// from it. The API's guide recommends namespaces over single deferred
+// functions, and fewer than ten functions in each.
+type Namespace struct {
+	// Name is how the model and the API call the group ("crm"); it
+	// follows toolreg.ValidName.
+	Name string
+	// Description tells the model what the group's tools do, so that it
+	// searches the group when it needs one of them.
+	Description string
+}
+
+// NamespaceRule says which namespace, if any, a deferred tool belongs to.
+// It must answer the same for a tool every time it is asked.
+type NamespaceRule func(toolreg.AnyTool) (Namespace, bool)
+
+// WithNamespaces groups the deferred tools of a Responses run that
+// searches with the API's tool_search into namespaces, by rule: use it
+// when many deferred tools come from a few sources (several MCP servers
+// imported with a prefix each: NamespaceByPrefix; or tags:
+// NamespaceByTag). A deferred tool the rule leaves out, and every tool
+// not deferred, is declared on its own as before.
+//
+// A function keeps its registry name inside its namespace, and the API
+// sends its calls with the name and the namespace. A call is run only
+// when the pair is one the request declared: a call naming a namespace
+// with a function of another namespace or of none, or a namespaced
+// function without its namespace, is refused as a call of a tool not
+// offered. A step's restriction names the allowed namespaced functions
+// in allowed_tools with their namespace ({"type":"function","name":...,
+// "namespace":...}, the pair a call carries; the API's reference gives no
+// form for it, so a model that ignores the member is still held by the
+// loop's refusal). A forced tool
+// (agent.ChoiceTool) is named without one, since the API's
+// tool_choice function has no namespace member: force only tools not
+// grouped.
+func WithNamespaces(rule NamespaceRule) Option {
+	return Option{func(c *config) { c.namespaces = rule }}
+}
+
+// NamespaceByPrefix is a NamespaceRule that puts a tool in the namespace
+// whose prefix its name begins with, as toolmcp.Prefix names the tools it
+// imports ("github__create_issue" with the prefix "github__"). The keys
+// of byPrefix are the prefixes; when several match, the longest wins.
+func NamespaceByPrefix(byPrefix map[string]Namespace) NamespaceRule {
+	return func(t toolreg.AnyTool) (Namespace, bool) {
+		best, found := "", false
+		for p := range byPrefix {
+			if strings.HasPrefix(t.Name(), p) && (!found || len(p) > len(best)) {
+				best, found = p, true
+			}
+		}
+		return byPrefix[best], found
+	}
+}
+
+// NamespaceByTag is a NamespaceRule that puts a tool in the namespace of
+// the first of its tags (toolreg.WithTags) that byTag holds.
+func NamespaceByTag(byTag map[string]Namespace) NamespaceRule {
+	return func(t toolreg.AnyTool) (Namespace, bool) {
+		tagged, ok := t.(interface{ Tags() []string })
+		if !ok {
+			return Namespace{}, false
+		}
+		for _, tag := range tagged.Tags() {
+			if ns, ok := byTag[tag]; ok {
+				return ns, true
+			}
+		}
+		return Namespace{}, false
+	}
+}
+
+// namespaceOf is the namespace a run declares t in: "" for a tool
+// declared on its own.
+func (m *responsesModel) namespaceOf(t toolreg.AnyTool) (Namespace, bool) {
+	if m.deferred == nil || m.a.namespaces == nil || !m.deferred(t) {
+		return Namespace{}, false
+	}
+	return m.a.namespaces(t)
+}
+
+// callName is the registry name of a call the model made of name in
+// namespace: the one place that maps the API's pair back. A pair the run
+// did not declare is given a name no registry tool has (namespace, a dot,
+// name; dots are not allowed in tool names), so that the loop refuses
+// it as it does any tool not offered.
+func (m *responsesModel) callName(name, namespace string) string {
+	declared := ""
+	if t, ok := m.a.reg.Lookup(name); ok {
+		if ns, ok := m.namespaceOf(t); ok {
+			declared = ns.Name
+		}
+	}
+	if namespace == declared {
+		return name
+	}
+	if namespace == "" {
+		namespace = "(none)"
+	}
+	return namespace + "." + name
+}
+
+// grouped is params with the namespaced tools moved into their
+// namespaces, each namespace where its first tool was, the functions in
+// the registry's order.
+func (m *responsesModel) grouped(tools []toolreg.AnyTool, params []responses.ToolUnionParam) ([]responses.ToolUnionParam, error) {
+	out := make([]responses.ToolUnionParam, 0, len(params))
+	at := map[string]int{} // a namespace's place in out
+	for i, t := range tools {
+		ns, ok := m.namespaceOf(t)
+		if !ok {
+			out = append(out, params[i])
+			continue
+		}
+		if err := toolreg.ValidName(ns.Name); err != nil {
+			return nil, fmt.Errorf("openai: the namespace of tool %q: %w", t.Name(), err)
+		}
+		j, seen := at[ns.Name]
+		if !seen {
+			j, at[ns.Name] = len(out), len(out)
+			out = append(out, responses.ToolUnionParam{OfNamespace: &responses.NamespaceToolParam{Name: ns.Name, Description: ns.Description}})
+		}
+		group := out[j].OfNamespace
+		if group.Description != ns.Description {
+			return nil, fmt.Errorf("openai: namespace %q has two descriptions, %q and %q (from tool %q): a NamespaceRule must give one", ns.Name, group.Description, ns.Description, t.Name())
+		}
+		fn := params[i].OfFunction
+		group.Tools = append(group.Tools, responses.NamespaceToolToolUnionParam{OfFunction: &responses.NamespaceToolToolFunctionParam{
+			Name:         fn.Name,
+			Description:  fn.Description,
+			Parameters:   fn.Parameters,
+			Strict:       fn.Strict,
+			DeferLoading: openai.Bool(true),
+		}})
+	}
+	return out, nil
+}
