@@ -143,6 +143,7 @@ func (m *responsesModel) grouped(tools []toolreg.AnyTool, params []responses.Too
 			Name:         fn.Name,
 			Description:  fn.Description,
 			Parameters:   fn.Parameters,
+			OutputSchema: fn.OutputSchema,
 			Strict:       fn.Strict,
 			DeferLoading: openai.Bool(true),
 		}})

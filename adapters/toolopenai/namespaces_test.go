@@ -159,3 +159,42 @@ func TestToolCallsNamespaceOutsideRun(t *testing.T) {
 		t.Errorf("items %s", items)
 	}
 }
+
+// TestNamespacedToolKeepsEveryField: a function declared in a namespace is
+// the function declared without one, every member kept (the output_schema
+// of a typed Result among them), defer_loading added.
+func TestNamespacedToolKeepsEveryField(t *testing.T) {
+	type refund struct {
+		Order string `json:"order"`
+	}
+	type receipt struct {
+		Amount int `json:"amount"`
+	}
+	declared := func(rule NamespaceRule) map[string]any {
+		reg := toolreg.NewRegistry()
+		reg.MustAdd(toolreg.MustNew("refund_order", "Refunds an order.", func(context.Context, refund) (receipt, error) {
+			return receipt{}, nil
+		}, toolreg.WithDeferred()))
+		api := fakeOpenAI(responsesAnswer("Done."))
+		client := newClient(t, api)
+		var opts []Option
+		if rule != nil {
+			opts = append(opts, WithNamespaces(rule))
+		}
+		if _, err := NewResponses(reg, opts...).Run(context.Background(), &client.Responses, responsesParams(), nil, agent.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		tool := api.Requests[0]["tools"].([]any)[0].(map[string]any)
+		if rule != nil {
+			tool = tool["tools"].([]any)[0].(map[string]any)
+		}
+		return tool
+	}
+	flat, grouped := declared(nil), declared(billing)
+	if flat["output_schema"] == nil {
+		t.Fatalf("the flat declaration has no output_schema: %v", flat)
+	}
+	if diff := cmp.Diff(flat, grouped); diff != "" {
+		t.Errorf("the namespaced function differs from the flat one (-flat +namespaced):\n%s", diff)
+	}
+}
