@@ -38,6 +38,8 @@ func TestDependencies(t *testing.T) {
 		want []string // the SDKs and the tokenizer among its dependencies
 	}{
 		{".", nil},
+		// The fake models import the options that point each SDK at them.
+		{"./fakemodel", []string{"github.com/openai/openai-go", "github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai"}},
 		{"./providers", []string{"github.com/openai/openai-go", "github.com/anthropics/anthropic-sdk-go", "google.golang.org/genai", "github.com/modelcontextprotocol/go-sdk", tokenizer}},
 	} {
 		t.Run(tc.pkg, func(t *testing.T) {

@@ -21,4 +21,9 @@
 // dialect (providers.Snapshot), the providers' limits as lint rules
 // (toolregtest.LintT(t, reg, providers.Limits())), and the size of every
 // definition in tokens, held to a budget (providers.CheckBudget).
+//
+// A whole agent run is tested with package toolregtest/fakemodel: a
+// scripted model behind an httptest server that speaks each provider's
+// wire format, for the real SDK client and the real runner, and records
+// what the model was sent.
 package toolregtest

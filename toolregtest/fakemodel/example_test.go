@@ -1,0 +1,197 @@
+package fakemodel_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/google/go-cmp/cmp"
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/toolanthropic"
+	"github.com/toolreg/toolreg/adapters/toolgemini"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/toolregtest/fakemodel"
+	"google.golang.org/genai"
+)
+
+// exampleT stands in for the *testing.T of a test, so that the examples
+// run: it prints what would fail the test.
+type exampleT struct {
+	testing.TB
+	cleanups []func()
+}
+
+func (t *exampleT) Helper()                           {}
+func (t *exampleT) Failed() bool                      { return false }
+func (t *exampleT) Cleanup(f func())                  { t.cleanups = append(t.cleanups, f) }
+func (t *exampleT) Errorf(format string, args ...any) { fmt.Printf("FAIL: "+format+"\n", args...) }
+func (t *exampleT) Fatalf(format string, args ...any) { panic(fmt.Sprintf(format, args...)) }
+
+// end runs the cleanups, as the end of a test does.
+func (t *exampleT) end() {
+	for i := len(t.cleanups) - 1; i >= 0; i-- {
+		t.cleanups[i]()
+	}
+}
+
+var getWeather = toolreg.MustNew("get_weather", "Current weather for a city.",
+	func(_ context.Context, a cityArgs) (string, error) { return "18°C in " + a.City, nil })
+
+// A test of an agent: the model calls get_weather, then answers; the run
+// goes through the real OpenAI client and the real runner, and the test
+// checks the answer, the calls with their results, and what the model
+// was sent.
+func Example() {
+	t := &exampleT{} // in a test: func TestAgent(t *testing.T)
+	defer t.end()
+
+	s := fakemodel.New(t,
+		fakemodel.Call("get_weather", `{"city":"Paris"}`),
+		fakemodel.Text("It is 18°C in Paris."))
+	client := openai.NewClient(s.OpenAIOptions()...)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_2,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris?")}}
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{})
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	fmt.Println(run.Answer(), run.Steps(), "steps")
+	s.AssertCalls(fakemodel.Called{Name: "get_weather", Args: `{"city": "Paris"}`, Result: "18°C in Paris"})
+	fmt.Println(s.Requests()[0].ToolNames())
+	fmt.Printf("%+v\n", s.Requests()[1].ToolResults())
+	// Output:
+	// It is 18°C in Paris. 2 steps
+	// [get_weather]
+	// [{ID:call_1_1 Name: Text:18°C in Paris IsError:false}]
+}
+
+// The OpenAI options serve Chat Completions and Responses alike.
+func ExampleServer_OpenAIOptions() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t, fakemodel.Call("get_weather", `{"city":"Rome"}`), fakemodel.Text("Warm in Rome."))
+	client := openai.NewClient(s.OpenAIOptions()...)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	params := responses.ResponseNewParams{Model: openai.ChatModelGPT5_2, Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Weather in Rome?")}}
+	run, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, params, nil, agent.Options{Stream: true})
+	fmt.Println(run.Answer(), err)
+	second := s.Requests()[1]
+	fmt.Println(second.Path, second.ToolResults())
+	// Output:
+	// Warm in Rome. <nil>
+	// /v1/responses [{call_1_1  18°C in Rome false}]
+}
+
+// A failed call goes back to Claude with is_error set.
+func ExampleServer_AnthropicOptions() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t, fakemodel.Call("get_weather", `{"town":"Oslo"}`), fakemodel.Text("Which city?"))
+	client := anthropic.NewClient(s.AnthropicOptions()...)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet4_6, MaxTokens: 1024,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather in Oslo?"))}}
+	run, err := toolanthropic.New(reg).Run(context.Background(), &client.Messages, params, nil, agent.Options{Stream: true})
+	fmt.Println(run.Answer(), err)
+	for _, c := range s.Calls() {
+		fmt.Printf("%s %s error=%v:\n%s\n", c.Name, c.Args, c.IsError, c.Result)
+	}
+	// Output:
+	// Which city? <nil>
+	// get_weather {"town":"Oslo"} error=true:
+	// invalid arguments for tool "get_weather":
+	// - city: required field is missing; expected a string
+	// - town: unknown field; allowed fields: city
+	// Fix the arguments and call the tool again.
+}
+
+// Gemini calls come without ids unless the script gives them; several
+// calls in one turn are parallel calls.
+func ExampleServer_GeminiConfig() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t,
+		fakemodel.Calls(fakemodel.ToolCall{Name: "get_weather", Args: `{"city":"Lima"}`}, fakemodel.ToolCall{Name: "get_weather", Args: `{"city":"Quito"}`}),
+		fakemodel.Text("Both mild."))
+	client, err := genai.NewClient(context.Background(), s.GeminiConfig())
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	run, err := toolgemini.New(reg).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Lima or Quito?"), nil, nil, agent.Options{})
+	fmt.Println(run.Answer(), err)
+	for _, r := range s.Requests()[1].ToolResults() {
+		fmt.Printf("%s: %s\n", r.Name, r.Text)
+	}
+	// Output:
+	// Both mild. <nil>
+	// get_weather: 18°C in Lima
+	// get_weather: 18°C in Quito
+}
+
+// Vertex AI in express mode: the same script, on Vertex's paths.
+func ExampleServer_VertexConfig() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t, fakemodel.Truncated(fakemodel.Text("The weather in")))
+	client, err := genai.NewClient(context.Background(), s.VertexConfig())
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	_, err = toolgemini.New(toolreg.NewRegistry()).Run(context.Background(), client.Models, "gemini-2.5-flash", genai.Text("Weather?"), nil, nil, agent.Options{Stream: true})
+	fmt.Println(errors.Is(err, toolreg.ErrTruncated), err)
+	fmt.Println(s.Requests()[0].Path)
+	// Output:
+	// true gemini: step 1: the model's response was cut off (finishReason MAX_TOKENS)
+	// /v1beta1/publishers/google/models/gemini-2.5-flash:streamGenerateContent
+}
+
+// Calls reads with cmp: EquateJSON compares arguments and results as
+// JSON, so that the diff shows what differs, not how it is written.
+func ExampleEquateJSON() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t, fakemodel.Call("get_weather", `{"city":"Paris"}`), fakemodel.Text("Done."))
+	client := openai.NewClient(s.OpenAIOptions()...)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_2, Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Paris?")}}
+	if _, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{}); err != nil {
+		t.Fatalf("%v", err)
+	}
+	want := []fakemodel.Called{{Name: "get_weather", Args: `{ "city": "Paris" }`, Result: "18°C in Paris"}}
+	fmt.Println(cmp.Diff(want, s.Calls(), fakemodel.EquateJSON()) == "")
+	// Output:
+	// true
+}
+
+// A rate limit answers 429 with retry-after; the client gives up at once
+// (the options set no retries) and the run ends with the error.
+func ExampleRateLimit() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t, fakemodel.RateLimit(2e9))
+	client := anthropic.NewClient(s.AnthropicOptions()...)
+	params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet4_6, MaxTokens: 1024,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Hi"))}}
+	_, err := client.Messages.New(context.Background(), params)
+	fmt.Println(err != nil)
+	fmt.Println(s.Requests()[0].Header.Get("X-Api-Key") == "") // never recorded
+	// Output:
+	// true
+	// true
+}
