@@ -188,3 +188,30 @@ func TestTurnsLeft(t *testing.T) {
 		t.Errorf("reported (-want +got):\n%s", diff)
 	}
 }
+
+// TestAssertCallsDiff: calls other than the ones wanted fail the test
+// with a diff that shows what differs; the same JSON written otherwise
+// does not.
+func TestAssertCallsDiff(t *testing.T) {
+	rec := &recorder{}
+	s := start(rec, fakemodel.Call("get_weather", `{"city":"Paris"}`), fakemodel.Text("ok"))
+	chat := providers()[0]
+	if _, _, err := chat.run(timeout(t), s, registry(), agent.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s.AssertCalls(fakemodel.Called{Name: "get_weather", Args: "{ \"city\" :\n\"Paris\" }", Result: "18°C in Paris"})
+	if got := rec.end(); len(got) != 0 {
+		t.Fatalf("reported %q", got)
+	}
+	rec = &recorder{}
+	s = start(rec, fakemodel.Call("get_weather", `{"city":"Paris"}`), fakemodel.Text("ok"))
+	if _, _, err := chat.run(timeout(t), s, registry(), agent.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	s.AssertCalls(fakemodel.Called{Name: "get_weather", Args: `{"city":"Rome"}`, Result: "18°C in Paris"})
+	got := rec.end()
+	if len(got) != 1 || !strings.Contains(got[0], "calls and results (-want +got)") ||
+		!strings.Contains(got[0], `"city": string("Rome")`) || !strings.Contains(got[0], `"city": string("Paris")`) {
+		t.Errorf("reported %q", got)
+	}
+}
