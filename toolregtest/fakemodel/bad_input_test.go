@@ -215,3 +215,30 @@ func TestAssertCallsDiff(t *testing.T) {
 		t.Errorf("reported %q", got)
 	}
 }
+
+// TestConverseMedia: the media of a Converse request's last turn, as
+// Bedrock's image and document blocks carry them, and its results.
+func TestConverseMedia(t *testing.T) {
+	s := fakemodel.New(t, fakemodel.Calls(fakemodel.ToolCall{ID: "c1", Name: "snapshot", Args: `{}`}), fakemodel.Text("ok"))
+	first := `{"messages":[{"role":"user","content":[{"text":"hi"}]}]}`
+	second := `{"messages":[{"role":"user","content":[{"text":"hi"}]},
+		{"role":"assistant","content":[{"toolUse":{"toolUseId":"c1","name":"snapshot","input":{}}}]},
+		{"role":"user","content":[{"toolResult":{"toolUseId":"c1","status":"error","content":[{"text":"a sky"},{"json":{"a":1}},
+			{"image":{"format":"png","source":{"bytes":"iVBORw=="}}}]}},
+			{"document":{"format":"pdf","name":"d","source":{"bytes":"JVBERg=="}}}]}]}`
+	for _, body := range []string{first, second} {
+		resp, err := http.Post(s.URL()+"/model/m/converse", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	r := s.Requests()[1]
+	want := []fakemodel.Media{{MIMEType: "image/png", Data: []byte("\x89PNG")}, {MIMEType: "application/pdf", Data: []byte("%PDF")}}
+	if diff := cmp.Diff(want, r.Media()); diff != "" {
+		t.Errorf("media (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]fakemodel.ToolResult{{ID: "c1", Text: "a sky\n{\"a\":1}", IsError: true}}, r.ToolResults()); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}

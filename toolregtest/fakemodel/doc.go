@@ -9,9 +9,11 @@
 // token limit, or by a connection that drops half way). Each request is
 // answered with the next turn, in the wire format of the API it went to
 // (OpenAI Chat Completions and Responses, Anthropic Messages, Gemini on
-// the Developer API and on Vertex AI), streamed when the client asks for
-// a stream. OpenAIOptions, AnthropicOptions, GeminiConfig and
-// VertexConfig point the SDK's client at the server.
+// the Developer API and on Vertex AI, Amazon Bedrock Converse), streamed
+// when the client asks for a stream. OpenAIOptions, AnthropicOptions,
+// GeminiConfig and VertexConfig point the SDK's client at the server;
+// package fakebedrock of the toolbedrock module makes a Bedrock client of
+// it, so that this package needs no AWS SDK.
 //
 //	func TestAgent(t *testing.T) {
 //		s := fakemodel.New(t,

@@ -11,8 +11,8 @@ import (
 
 // Request is a request the server received, as sent, minus the headers
 // that carry credentials (Authorization, x-api-key, x-goog-api-key,
-// api-key). Its methods read what the model was sent, alike for every
-// provider.
+// api-key, x-amz-security-token). Its methods read what the model was
+// sent, alike for every provider.
 type Request struct {
 	Method string
 	Path   string
@@ -120,11 +120,13 @@ func mediaOf(p map[string]any) (Media, bool) {
 	switch {
 	case obj(p, "inlineData") != nil:
 		d := obj(p, "inlineData")
-		data, _ := base64.StdEncoding.DecodeString(str(d, "data"))
-		return Media{MIMEType: str(d, "mimeType"), Data: data}, true
+		return Media{MIMEType: str(d, "mimeType"), Data: decode(str(d, "data"))}, true
 	case obj(p, "fileData") != nil:
 		d := obj(p, "fileData")
 		return Media{MIMEType: str(d, "mimeType"), URL: str(d, "fileUri")}, true
+	}
+	if m, ok := converseMedia(p); ok {
+		return m, true
 	}
 	switch str(p, "type") {
 	case "image_url":
@@ -140,14 +142,12 @@ func mediaOf(p map[string]any) (Media, bool) {
 		return fromURL(str(p, "file_data")), true
 	case "input_audio":
 		a := obj(p, "input_audio")
-		data, _ := base64.StdEncoding.DecodeString(str(a, "data"))
-		return Media{MIMEType: "audio/" + str(a, "format"), Data: data}, true
+		return Media{MIMEType: "audio/" + str(a, "format"), Data: decode(str(a, "data"))}, true
 	case "image", "document":
 		src := obj(p, "source")
 		switch str(src, "type") {
 		case "base64":
-			data, _ := base64.StdEncoding.DecodeString(str(src, "data"))
-			return Media{MIMEType: str(src, "media_type"), Data: data}, true
+			return Media{MIMEType: str(src, "media_type"), Data: decode(str(src, "data"))}, true
 		case "text":
 			return Media{MIMEType: str(src, "media_type"), Data: []byte(str(src, "data"))}, true
 		case "url":
@@ -155,6 +155,17 @@ func mediaOf(p map[string]any) (Media, bool) {
 		}
 	}
 	return Media{}, false
+}
+
+// decode reads base64, standard or URL-safe, padded or not: nil when it
+// is not base64.
+func decode(s string) []byte {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return b
+		}
+	}
+	return nil
 }
 
 // fromURL reads a data URL, or keeps any other URL as it is.
@@ -166,8 +177,7 @@ func fromURL(u string) Media {
 	typ, data, _ := strings.Cut(rest, ",")
 	typ, b64 := strings.CutSuffix(typ, ";base64")
 	if b64 {
-		raw, _ := base64.StdEncoding.DecodeString(data)
-		return Media{MIMEType: typ, Data: raw}
+		return Media{MIMEType: typ, Data: decode(data)}
 	}
 	return Media{MIMEType: typ, Data: []byte(data)}
 }

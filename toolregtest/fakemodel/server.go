@@ -25,6 +25,9 @@ import (
 //   - Anthropic Messages: POST …/v1/messages
 //   - Gemini, the Developer API and Vertex AI: POST …/models/{model}:generateContent
 //     and :streamGenerateContent
+//   - Amazon Bedrock Converse: POST /model/{model}/converse and
+//     /converse-stream (a client from package fakebedrock of the
+//     toolbedrock module)
 //
 // A request it cannot answer (another path, a body that is not JSON, a
 // tool result for a call no turn made, or a request after the last turn)
@@ -85,7 +88,7 @@ func (s *Server) Requests() []Request {
 }
 
 // secrets are the headers that carry credentials: they are not recorded.
-var secrets = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key", "Proxy-Authorization"}
+var secrets = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key", "Proxy-Authorization", "X-Amz-Security-Token"}
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
@@ -101,7 +104,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	what := fmt.Sprintf("request %d (%s %s)", n, r.Method, r.URL.Path)
 	if d == nil || r.Method != http.MethodPost {
 		s.mu.Unlock()
-		s.refuse(w, nil, "fakemodel: %s: not an API this server plays; it answers POST to …/chat/completions, …/responses, …/v1/messages and …:generateContent or …:streamGenerateContent", what)
+		s.refuse(w, nil, "fakemodel: %s: not an API this server plays; it answers POST to …/chat/completions, …/responses, …/v1/messages, …:generateContent, …:streamGenerateContent, /model/…/converse and /model/…/converse-stream", what)
 		return
 	}
 	what = fmt.Sprintf("request %d (%s)", n, d.name())
@@ -157,11 +160,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, out)
 		return
 	}
-	var b bytes.Buffer
 	events := d.events(a)
 	if turn.Cut == CutDropped {
 		events = events[:max(1, len(events)/2)]
 	}
+	contentType, out := sse(events)
+	if f, ok := d.(framer); ok {
+		contentType, out = f.frame(events)
+	}
+	if turn.Cut == CutDropped {
+		drop(w, contentType, out)
+		return
+	}
+	w.Header().Set("Content-Type", contentType)
+	w.Write(out)
+}
+
+// framer is a dialect whose stream is not server-sent events.
+type framer interface {
+	frame(events []event) (contentType string, body []byte)
+}
+
+// sse writes events as server-sent events.
+func sse(events []event) (contentType string, body []byte) {
+	var b bytes.Buffer
 	for _, e := range events {
 		if e.name != "" {
 			b.WriteString("event: " + e.name + "\n")
@@ -173,12 +195,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		b.WriteString("data: " + data + "\n\n")
 	}
-	if turn.Cut == CutDropped {
-		drop(w, "text/event-stream", b.Bytes())
-		return
-	}
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Write(b.Bytes())
+	return "text/event-stream", b.Bytes()
 }
 
 // madeLocked says whether a turn made the call res answers: by id, or by
@@ -227,6 +244,10 @@ func drop(w http.ResponseWriter, contentType string, part []byte) {
 // model is the model the request names, for the answer to echo.
 func model(r *http.Request, fields map[string]any) string {
 	if m, ok := fields["model"].(string); ok {
+		return m
+	}
+	if after, ok := strings.CutPrefix(r.URL.Path, "/model/"); ok {
+		m, _, _ := strings.Cut(after, "/")
 		return m
 	}
 	if _, after, ok := strings.Cut(r.URL.Path, "/models/"); ok {
@@ -279,6 +300,8 @@ func dialectOf(r *http.Request) dialect {
 		return messages{}
 	case strings.Contains(p, "/models/") && (strings.HasSuffix(p, ":generateContent") || strings.HasSuffix(p, ":streamGenerateContent")):
 		return gemini{vertex: strings.Contains(p, "/publishers/google/")}
+	case strings.HasPrefix(p, "/model/") && (strings.HasSuffix(p, "/converse") || strings.HasSuffix(p, "/converse-stream")):
+		return converse{}
 	}
 	return nil
 }
