@@ -90,6 +90,9 @@ func (s *Server) Requests() []Request {
 // secrets are the headers that carry credentials: they are not recorded.
 var secrets = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key", "Proxy-Authorization", "X-Amz-Security-Token"}
 
+// ServeHTTP answers one request with the next turn. The server New
+// starts calls it; a test may also mount it on a server of its own (with
+// TLS, say), with the same script and record.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(r.Body)
 	d := dialectOf(r)
