@@ -30,7 +30,8 @@ import (
 //     toolbedrock module)
 //
 // A request it cannot answer (another path, a body that is not JSON, a
-// tool result for a call no turn made, or a request after the last turn)
+// tool result for a call no turn made, a previous_response_id of no
+// response it gave, or a request after the last turn)
 // fails the test with t.Errorf naming the request and is answered with a
 // 500 in the provider's shape, so the client fails at once instead of
 // waiting. Turns the client never asked for fail the test when it ends.
@@ -43,6 +44,9 @@ type Server struct {
 	next     int
 	requests []Request
 	made     []madeCall
+	// answered are the requests answered with a reply, by number: a
+	// Responses request goes on from one of them.
+	answered map[int]bool
 }
 
 // madeCall is a call a turn made: the call as sent, and the request it
@@ -128,6 +132,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if prev := text(fields["previous_response_id"]); prev != "" {
+		var k int
+		if _, err := fmt.Sscanf(prev, "resp_%d", &k); err != nil || !s.answered[k] || fmt.Sprintf("resp_%d", k) != prev {
+			s.mu.Unlock()
+			s.refuse(w, d, "fakemodel: %s: previous_response_id %q is no response this server gave", what, prev)
+			return
+		}
+	}
 	if s.next == len(s.script) {
 		s.mu.Unlock()
 		s.refuse(w, d, "fakemodel: %s: the script has no turn left: its %d turns were answered", what, len(s.script))
@@ -135,6 +147,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	turn := s.script[s.next]
 	s.next++
+	if turn.Status == 0 {
+		if s.answered == nil {
+			s.answered = map[int]bool{}
+		}
+		s.answered[n] = true
+	}
 	turn.Calls = append([]ToolCall(nil), turn.Calls...)
 	for i := range turn.Calls {
 		if turn.Calls[i].ID == "" {
