@@ -90,6 +90,7 @@ func TestMalformedScript(t *testing.T) {
 		{"error with text", fakemodel.Turn{Status: 500, Text: "hi"}, "an error turn (status 500) has no text, calls or cut"},
 		{"retry-after alone", fakemodel.Turn{Text: "hi", RetryAfter: 1}, "retry-after without an error status"},
 		{"unknown cut", fakemodel.Turn{Text: "hi", Cut: 9}, "unknown cut 9"},
+		{"func and text", fakemodel.Truncated(fakemodel.Func(func(fakemodel.Request) fakemodel.Turn { return fakemodel.Text("x") })), "a Func turn has nothing else"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -242,5 +243,54 @@ func TestConverseMedia(t *testing.T) {
 	}
 	if diff := cmp.Diff([]fakemodel.ToolResult{{ID: "c1", Text: "a sky\n{\"a\":1}", IsError: true}}, r.ToolResults()); diff != "" {
 		t.Errorf("results (-want +got):\n%s", diff)
+	}
+}
+
+// TestFunc: a Func turn answers from what was sent; one that makes a
+// malformed turn or panics fails the test, naming the request, and is
+// answered with a 500.
+func TestFunc(t *testing.T) {
+	echo := fakemodel.Func(func(r fakemodel.Request) fakemodel.Turn {
+		var texts []string
+		for _, res := range r.ToolResults() {
+			texts = append(texts, res.Text)
+		}
+		return fakemodel.Text(strings.Join(texts, "; "))
+	})
+	each(t, func(t *testing.T, p provider, opts agent.Options) {
+		s := fakemodel.New(t, fakemodel.Func(func(r fakemodel.Request) fakemodel.Turn {
+			var calls []fakemodel.ToolCall
+			for _, tool := range r.Tools() { // every tool declared
+				calls = append(calls, fakemodel.ToolCall{Name: tool.Name, Args: `{"city":"Oslo"}`})
+			}
+			return fakemodel.Calls(calls...)
+		}), echo)
+		answer, _, err := p.run(timeout(t), s, registry(), opts)
+		if err != nil || answer != "18°C in Oslo; the sky over Oslo"+p.mediaNote {
+			t.Errorf("answer %q, err %v", answer, err)
+		}
+	})
+	for _, tt := range []struct {
+		name string
+		fn   func(fakemodel.Request) fakemodel.Turn
+		want string
+	}{
+		{"malformed", func(fakemodel.Request) fakemodel.Turn { return fakemodel.Call("f", "x") },
+			`request 1 (Anthropic Messages): the turn its function made: call 1 (f): arguments "x" are not a JSON object`},
+		{"panics", func(r fakemodel.Request) fakemodel.Turn { return fakemodel.Text(r.ToolResults()[0].Text) },
+			"request 1 (Anthropic Messages): the turn its function made: it panicked: runtime error: index out of range [0] with length 0"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := &recorder{}
+			s := start(rec, fakemodel.Func(tt.fn))
+			resp, err := http.Post(s.URL()+"/v1/messages", "application/json", strings.NewReader(`{"messages":[]}`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if got := rec.end(); resp.StatusCode != 500 || len(got) != 1 || !strings.Contains(got[0], tt.want) {
+				t.Errorf("status %d, reported %q, want %q", resp.StatusCode, got, tt.want)
+			}
+		})
 	}
 }

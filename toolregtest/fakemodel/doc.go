@@ -5,8 +5,9 @@
 //
 // A script is a list of Turns: Text (the answer), Call and Calls (tool
 // calls, parallel when several), Error and RateLimit (an HTTP error in the
-// provider's shape), and Truncated and Dropped (an answer cut off by the
-// token limit, or by a connection that drops half way). Each request is
+// provider's shape), Truncated and Dropped (an answer cut off by the
+// token limit, or by a connection that drops half way), and Func (a turn
+// made from the request when it comes). Each request is
 // answered with the next turn, in the wire format of the API it went to
 // (OpenAI Chat Completions and Responses, Anthropic Messages, Gemini on
 // the Developer API and on Vertex AI, Amazon Bedrock Converse), streamed

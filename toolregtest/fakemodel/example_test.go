@@ -195,3 +195,30 @@ func ExampleRateLimit() {
 	// true
 	// true
 }
+
+// A turn made from the request: the model calls every tool it was
+// offered, then repeats what the tools returned.
+func ExampleFunc() {
+	t := &exampleT{}
+	defer t.end()
+	s := fakemodel.New(t,
+		fakemodel.Func(func(r fakemodel.Request) fakemodel.Turn {
+			var calls []fakemodel.ToolCall
+			for _, name := range r.ToolNames() {
+				calls = append(calls, fakemodel.ToolCall{Name: name, Args: `{"city":"Oslo"}`})
+			}
+			return fakemodel.Calls(calls...)
+		}),
+		fakemodel.Func(func(r fakemodel.Request) fakemodel.Turn {
+			return fakemodel.Text("The tools say: " + r.ToolResults()[0].Text)
+		}))
+	client := anthropic.NewClient(s.AnthropicOptions()...)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet4_6, MaxTokens: 1024,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Weather?"))}}
+	run, err := toolanthropic.New(reg).Run(context.Background(), &client.Messages, params, nil, agent.Options{})
+	fmt.Println(run.Answer(), err)
+	// Output:
+	// The tools say: 18°C in Oslo <nil>
+}

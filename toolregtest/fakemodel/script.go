@@ -26,6 +26,9 @@ type Turn struct {
 	RetryAfter time.Duration
 	// Cut, when set, is how the answer breaks off.
 	Cut Cut
+
+	// fn, when set, makes the turn from the request (Func).
+	fn func(Request) Turn
 }
 
 // ToolCall is a call the model makes: the tool's name, its arguments as
@@ -73,6 +76,13 @@ func RateLimit(after time.Duration) Turn {
 	return Turn{Status: 429, Message: "rate limit exceeded, retry later", RetryAfter: after}
 }
 
+// Func is a turn made when its request comes, by fn from what the
+// client sent: for an answer that depends on the request (one that
+// repeats a tool's result, or calls whatever tools were declared). The
+// turn fn returns is checked as New checks a script's; a malformed one,
+// or a panic in fn, fails the test and is answered with a 500.
+func Func(fn func(Request) Turn) Turn { return Turn{fn: fn} }
+
 // Truncated is t ended at the model's output limit (CutMaxTokens).
 func Truncated(t Turn) Turn { t.Cut = CutMaxTokens; return t }
 
@@ -81,6 +91,12 @@ func Dropped(t Turn) Turn { t.Cut = CutDropped; return t }
 
 // check says what is wrong with the turn, numbered from 1, if anything.
 func (t Turn) check() error {
+	if t.fn != nil {
+		if t.Text != "" || len(t.Calls) > 0 || t.Status != 0 || t.RetryAfter != 0 || t.Cut != 0 {
+			return fmt.Errorf("a Func turn has nothing else: its function makes the turn")
+		}
+		return nil
+	}
 	if t.Status != 0 {
 		if t.Status < 400 || t.Status > 599 {
 			return fmt.Errorf("status %d is not an HTTP error (400 to 599)", t.Status)

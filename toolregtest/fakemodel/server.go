@@ -147,6 +147,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	turn := s.script[s.next]
 	s.next++
+	if turn.fn != nil {
+		req := s.requests[n-1]
+		s.mu.Unlock()
+		var err error
+		turn, err = play(turn.fn, req)
+		if err != nil {
+			s.refuse(w, d, "fakemodel: %s: the turn its function made: %v", what, err)
+			return
+		}
+		s.mu.Lock()
+	}
 	if turn.Status == 0 {
 		if s.answered == nil {
 			s.answered = map[int]bool{}
@@ -217,6 +228,20 @@ func sse(events []event) (contentType string, body []byte) {
 		b.WriteString("data: " + data + "\n\n")
 	}
 	return "text/event-stream", b.Bytes()
+}
+
+// play is the turn fn makes for r, checked; a panic in fn is an error.
+func play(fn func(Request) Turn, r Request) (turn Turn, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("it panicked: %v", p)
+		}
+	}()
+	turn = fn(r)
+	if turn.fn != nil {
+		return Turn{}, fmt.Errorf("it made another function's turn")
+	}
+	return turn, turn.check()
 }
 
 // madeLocked says whether a turn made the call res answers: by id, or by
