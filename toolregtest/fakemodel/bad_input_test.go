@@ -130,13 +130,13 @@ func TestUnexpectedRequests(t *testing.T) {
 		{"unknown call id", "/v1/chat/completions", `{"model":"m","messages":[{"role":"user","content":"hi"},
 			{"role":"assistant","tool_calls":[{"id":"call_9","type":"function","function":{"name":"f","arguments":"{}"}}]},
 			{"role":"tool","tool_call_id":"call_9","content":"done"}]}`,
-			`request 1 (OpenAI Chat): a tool result for call "call_9" (), which no turn of the script made`,
-			`{"error":{"code":null,"message":"fakemodel: request 1 (OpenAI Chat): a tool result for call \"call_9\" (), which no turn of the script made","param":null,"type":"server_error"}}`},
+			`request 1 (OpenAI Chat): a tool result for call "call_9", which no turn of the script made`,
+			`{"error":{"code":null,"message":"fakemodel: request 1 (OpenAI Chat): a tool result for call \"call_9\", which no turn of the script made","param":null,"type":"server_error"}}`},
 		{"unknown previous response", "/v1/responses", `{"model":"m","previous_response_id":"resp_1x","input":"hi"}`,
 			`request 1 (OpenAI Responses): previous_response_id "resp_1x" is no response this server gave`, `"type":"server_error"`},
 		{"unknown Gemini call", "/v1beta/models/g:generateContent", `{"contents":[{"role":"user","parts":[{"text":"hi"}]},
 			{"role":"model","parts":[{"functionCall":{"name":"f"}}]},{"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":"x"}}}]}]}`,
-			`request 1 (Gemini): a tool result for call "" (f), which no turn of the script made`, `"status":"INTERNAL"`},
+			`request 1 (Gemini): a tool result for f without a call id, which no turn of the script made`, `"status":"INTERNAL"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -128,7 +128,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for _, res := range d.results(fields) {
 		if !s.madeLocked(res) {
 			s.mu.Unlock()
-			s.refuse(w, d, "fakemodel: %s: a tool result for call %q (%s), which no turn of the script made", what, res.ID, res.Name)
+			call := fmt.Sprintf("call %q", res.ID)
+			if res.ID == "" {
+				call = fmt.Sprintf("%s without a call id", res.Name)
+			}
+			s.refuse(w, d, "fakemodel: %s: a tool result for %s, which no turn of the script made", what, call)
 			return
 		}
 	}
