@@ -33,15 +33,8 @@ func (converse) error(status int, message string) []byte {
 	return b
 }
 
-func (converse) stop(a answer) string {
-	switch {
-	case a.Cut == CutMaxTokens:
-		return "max_tokens"
-	case len(a.Calls) > 0:
-		return "tool_use"
-	}
-	return "end_turn"
-}
+// stop is the stop reason, named as Anthropic names it.
+func (converse) stop(a answer) string { return messages{}.stop(a) }
 
 var converseUsage = map[string]any{"inputTokens": 10, "outputTokens": 5, "totalTokens": 15}
 
