@@ -1,11 +1,9 @@
 package toolopenai
 
 import (
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 	"github.com/toolreg/toolreg/internal/specs"
 )
 
@@ -14,44 +12,16 @@ import (
 // body. The bodies the other tests send are checked as they are
 // received (adapttest.API).
 func TestGoldensMatchPublishedSchema(t *testing.T) {
-	chat := `{"model":"gpt-test","messages":[{"role":"user","content":"hi"}]}`
-	responses := `{"model":"gpt-test","input":"hi"}`
-	for _, tc := range []struct {
-		golden string
-		req    specs.Request
-		base   string
-		field  string
-	}{
-		{"chat_tools.json", specs.OpenAIChat, chat, "tools"},
-		{"chat_tools_strict.json", specs.OpenAIChat, chat, "tools"},
-		{"chat_media_kinds.json", specs.OpenAIChat, chat, "messages"},
-		{"chat_media_turn_bound.json", specs.OpenAIChat, chat, "messages"},
-		{"responses_tools.json", specs.OpenAIResponses, responses, "tools"},
-		{"responses_namespaces.json", specs.OpenAIResponses, responses, "tools"},
-		{"responses_media_kinds.json", specs.OpenAIResponses, responses, "input"},
-		{"responses_media_turn_bound.json", specs.OpenAIResponses, responses, "input"},
-	} {
-		t.Run(tc.golden, func(t *testing.T) {
-			part, err := os.ReadFile(filepath.Join("testdata", tc.golden))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var body map[string]json.RawMessage
-			if err := json.Unmarshal([]byte(tc.base), &body); err != nil {
-				t.Fatal(err)
-			}
-			body[tc.field] = part
-			raw, err := json.Marshal(body)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vs, err := specs.Check(tc.req, raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, v := range vs {
-				t.Errorf("%s as %s breaks %s at %s: %s", tc.golden, tc.field, tc.req.Root, v.Path, v.Message)
-			}
-		})
-	}
+	adapttest.CheckGoldenParts(t, specs.OpenAIChat, `{"model":"gpt-test","messages":[{"role":"user","content":"hi"}]}`, []adapttest.GoldenPart{
+		{File: "chat_tools.json", Field: "tools"},
+		{File: "chat_tools_strict.json", Field: "tools"},
+		{File: "chat_media_kinds.json", Field: "messages"},
+		{File: "chat_media_turn_bound.json", Field: "messages"},
+	})
+	adapttest.CheckGoldenParts(t, specs.OpenAIResponses, `{"model":"gpt-test","input":"hi"}`, []adapttest.GoldenPart{
+		{File: "responses_tools.json", Field: "tools"},
+		{File: "responses_namespaces.json", Field: "tools"},
+		{File: "responses_media_kinds.json", Field: "input"},
+		{File: "responses_media_turn_bound.json", Field: "input"},
+	})
 }

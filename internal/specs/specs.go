@@ -26,11 +26,18 @@
 //     -repo google.golang.org/api -path aiplatform/v1/aiplatform-api.json -commit VERSION \
 //     -roots GoogleCloudAiplatformV1GenerateContentRequest -out internal/specs/testdata/vertex.json
 //
-// Anthropic and the Gemini Developer API publish no machine-readable
-// request schema in a public repository or module, so their bodies are
-// not checked here (Anthropic's SDKs are generated from a document that
-// is only on a storage bucket; the Gemini API's discovery document is only
-// served by the API itself).
+// The Gemini Developer API publishes no machine-readable request schema
+// in a public repository or module: its discovery document is served by
+// the API alone, and the googleapis protos of its v1 predate function
+// calling. Its bodies are checked against Vertex AI's schema, which
+// defines the same Content, Tool and config messages; a field only the
+// Gemini API defines is listed as a gap where the check runs
+// (adapttest). The check cannot see a field Vertex accepts and the
+// Gemini API refuses.
+//
+// Anthropic publishes none either (its SDKs are generated from a document
+// on a storage bucket, not in a repository), so its bodies are not
+// checked.
 package specs
 
 import (
@@ -52,17 +59,20 @@ import (
 //go:embed testdata/openai.json testdata/vertex.json
 var files embed.FS
 
-// Request names the published schema of one kind of request: the file
-// under testdata and the schema in its $defs.
+// Request names one kind of request and the published schema it is
+// checked against: the file under testdata and the schema in its $defs.
 type Request struct {
-	File, Root string
+	API, File, Root string
 }
 
 // Known requests.
 var (
-	OpenAIChat      = Request{"openai.json", "CreateChatCompletionRequest"}
-	OpenAIResponses = Request{"openai.json", "CreateResponse"}
-	Vertex          = Request{"vertex.json", "GoogleCloudAiplatformV1GenerateContentRequest"}
+	OpenAIChat      = Request{"OpenAI Chat Completions", "openai.json", "CreateChatCompletionRequest"}
+	OpenAIResponses = Request{"OpenAI Responses", "openai.json", "CreateResponse"}
+	Vertex          = Request{"Vertex AI", "vertex.json", "GoogleCloudAiplatformV1GenerateContentRequest"}
+	// GeminiAPI is the Gemini Developer API's request, checked against
+	// Vertex AI's schema (see the package documentation).
+	GeminiAPI = Request{"Gemini API", "vertex.json", "GoogleCloudAiplatformV1GenerateContentRequest"}
 )
 
 // ForPath returns the request a body sent to the URL path is, and false
@@ -71,13 +81,16 @@ var (
 // published (the v1beta1 one in the same module is a year older), and
 // v1beta1 accepts what v1 does.
 func ForPath(path string) (Request, bool) {
+	generate := strings.HasSuffix(path, ":generateContent") || strings.HasSuffix(path, ":streamGenerateContent")
 	switch {
 	case strings.HasSuffix(path, "/chat/completions"):
 		return OpenAIChat, true
 	case strings.HasSuffix(path, "/responses"):
 		return OpenAIResponses, true
-	case (strings.Contains(path, "/projects/") || strings.Contains(path, "/publishers/")) && (strings.HasSuffix(path, ":generateContent") || strings.HasSuffix(path, ":streamGenerateContent")):
+	case generate && (strings.Contains(path, "/projects/") || strings.Contains(path, "/publishers/")):
 		return Vertex, true
+	case generate && strings.Contains(path, "/models/"):
+		return GeminiAPI, true
 	}
 	return Request{}, false
 }

@@ -20,12 +20,14 @@ func TestForPath(t *testing.T) {
 		"/v1/responses":        OpenAIResponses,
 		"/v1beta1/publishers/google/models/gemini:streamGenerateContent":             Vertex,
 		"/v1/projects/p/locations/l/publishers/google/models/gemini:generateContent": Vertex,
+		"/v1/models/gemini:generateContent":                                          GeminiAPI,
+		"/v1beta/models/gemini:streamGenerateContent":                                GeminiAPI,
 	} {
 		if got, ok := ForPath(path); !ok || got != want {
 			t.Errorf("ForPath(%q) = %v, %v; want %v", path, got, ok, want)
 		}
 	}
-	for _, path := range []string{"/v1/messages", "/v1beta/models/gemini:generateContent", "/model/m/converse", "/v1/responses/r1"} {
+	for _, path := range []string{"/v1/messages", "/v1beta/models/gemini:countTokens", "/model/m/converse", "/v1/responses/r1"} {
 		if got, ok := ForPath(path); ok {
 			t.Errorf("ForPath(%q) = %v; want none", path, got)
 		}

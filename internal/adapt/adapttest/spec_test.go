@@ -36,7 +36,7 @@ func TestCheckSpecs(t *testing.T) {
 	}
 	r := &recorder{TB: t}
 	f.checkSpecs(r)
-	want := []string{t.Name() + " request 2 to /v1/responses breaks CreateResponse at /input/0/is_error: not a property the schema defines"}
+	want := []string{t.Name() + " request 2 to /v1/responses breaks CreateResponse (OpenAI Responses) at /input/0/is_error: not a property the schema defines"}
 	if diff := cmp.Diff(want, r.errs); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
@@ -59,7 +59,7 @@ func TestSpecGaps(t *testing.T) {
 	}
 	r := &recorder{TB: t}
 	f.checkSpecs(r)
-	want := []string{t.Name() + " request 1 to /v1/responses breaks CreateResponse at /tools/0/strict: got string, want boolean or null"}
+	want := []string{t.Name() + " request 1 to /v1/responses breaks CreateResponse (OpenAI Responses) at /tools/0/strict: got string, want boolean or null"}
 	if diff := cmp.Diff(want, r.errs); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
 	}
