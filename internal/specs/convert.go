@@ -326,7 +326,8 @@ func closeObjects(defs map[string]any) {
 	}
 }
 
-// partsOf returns the members of s that are parts of one object.
+// partsOf returns the members of s that are parts of one object (the
+// rule closeNode follows too).
 func partsOf(s map[string]any) []map[string]any {
 	var out []map[string]any
 	add := func(k string) {
@@ -355,13 +356,19 @@ func closeNode(x any, part bool) {
 	if !part && (props || all) && !add && !uneval {
 		s["unevaluatedProperties"] = false
 	}
-	inner := map[any]bool{}
-	for _, m := range partsOf(s) {
-		inner[fmt.Sprintf("%p", m)] = true
+	for _, k := range schemaKeys {
+		closeNode(s[k], false)
 	}
-	eachSub(s, func(y any) any {
-		m, _ := y.(map[string]any)
-		closeNode(y, m != nil && inner[fmt.Sprintf("%p", m)])
-		return y
-	})
+	for _, k := range schemaLists {
+		for _, m := range asList(s[k]) {
+			closeNode(m, k == "allOf" || (k == "anyOf" && props))
+		}
+	}
+	for _, k := range schemaMaps {
+		if m, ok := s[k].(map[string]any); ok {
+			for _, y := range m {
+				closeNode(y, false)
+			}
+		}
+	}
 }

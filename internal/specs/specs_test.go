@@ -1,6 +1,7 @@
 package specs
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -10,6 +11,29 @@ func TestCompile(t *testing.T) {
 	for _, r := range []Request{OpenAIChat, OpenAIResponses, Vertex} {
 		if _, err := schema(r); err != nil {
 			t.Errorf("%v: %v", r, err)
+		}
+	}
+}
+
+// TestFilesRecordSource: each extracted file says where it came from and
+// holds its roots.
+func TestFilesRecordSource(t *testing.T) {
+	for _, name := range []string{"openai.json", "vertex.json"} {
+		raw, err := files.ReadFile("testdata/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s Schemas
+		if err := json.Unmarshal(raw, &s); err != nil {
+			t.Fatal(err)
+		}
+		if s.Source.Repo == "" || s.Source.Path == "" || s.Source.Commit == "" {
+			t.Errorf("%s: source %+v lacks the repository, path or commit", name, s.Source)
+		}
+		for _, r := range s.Roots {
+			if s.Defs[r] == nil {
+				t.Errorf("%s: root %s is not in $defs", name, r)
+			}
 		}
 	}
 }
