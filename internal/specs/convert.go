@@ -68,10 +68,9 @@ func FromOpenAPI(doc map[string]any, roots []string, src Source) (*Schemas, erro
 //   - turns type "any" into no type, and an int64/uint64 string (proto
 //     JSON writes 64-bit integers as strings and reads either) into
 //     string or integer;
-//   - drops the keywords that only document (id, description,
-//     enumDescriptions, enumDeprecated, deprecated, readOnly, annotations,
-//     location, pattern of path parameters) and keeps type, format, enum,
-//     properties, items and additionalProperties;
+//   - keeps type, enum, properties, items and additionalProperties, and
+//     drops the rest (id, description, enumDescriptions, readOnly, ...),
+//     which only documents;
 //   - allows null for every value: proto JSON reads null as the field's
 //     default;
 //   - closes objects (see closeObjects): Google's servers refuse a field the

@@ -28,8 +28,8 @@
 //
 // The Gemini Developer API publishes no machine-readable request schema
 // in a public repository or module: its discovery document is served by
-// the API alone, and the googleapis protos of its v1 predate function
-// calling. Its bodies are checked against Vertex AI's schema, which
+// the API alone, and the v1 protos in googleapis/googleapis lag it (their
+// Part holds text and inline data alone). Its bodies are checked against Vertex AI's schema, which
 // defines the same Content, Tool and config messages; a field only the
 // Gemini API defines is listed as a gap where the check runs
 // (adapttest). The check cannot see a field Vertex accepts and the

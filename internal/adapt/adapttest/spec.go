@@ -51,7 +51,7 @@ func (f *API) checkSpecs(t testing.TB) {
 		seen[sum] = true
 		vs, err := specs.Check(req, body)
 		if err != nil {
-			t.Errorf("request %d to %s: checking against the published schema: %v", i+1, paths[i], err)
+			t.Errorf("%s request %d to %s: checking against the published schema: %v", t.Name(), i+1, paths[i], err)
 			continue
 		}
 		for _, v := range vs {
@@ -108,6 +108,9 @@ func CheckGoldenParts(t *testing.T, req specs.Request, base string, parts []Gold
 				t.Fatal(err)
 			}
 			for _, v := range vs {
+				if knownGap(req, v) {
+					continue
+				}
 				t.Errorf("%s as %s breaks %s (%s) at %s: %s", p.File, p.Field, req.Root, req.API, v.Path, v.Message)
 			}
 		})
