@@ -137,9 +137,12 @@ func (f *API) fail(w http.ResponseWriter, status int, message string) {
 	io.WriteString(w, f.Error(message))
 }
 
-// Serve serves f until the test ends and returns its URL.
+// Serve serves f until the test ends and returns its URL. Once the
+// server is closed, every body it received is checked against the
+// provider's published request schema, and a violation fails the test.
 func (f *API) Serve(t testing.TB) string {
 	srv := httptest.NewServer(f)
+	t.Cleanup(func() { f.checkSpecs(t) })
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
