@@ -42,6 +42,7 @@ package toolmcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,6 +69,7 @@ type Adapter struct {
 	errs     []error           // tools that could not be served, kept for every Sync
 	imported map[string]entry  // tools imported from MCP servers, by registry name
 	watched  map[*Importer]bool
+	key      [32]byte // signs the requestState of the questions its tools ask
 }
 
 // AddTools adds every tool of reg to srv and keeps srv in step with reg: a
@@ -125,6 +127,9 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 		cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	if err := a.cfg.check(); err != nil {
 		return nil, err
+	}
+	if _, err := rand.Read(a.key[:]); err != nil {
+		return nil, fmt.Errorf("mcp: AddTools: %w", err)
 	}
 	// Listen before reading the registry, so that no tool added meanwhile
 	// is missed: a listener that runs before start finds the adapter not
@@ -328,7 +333,10 @@ func (a *Adapter) handler(name, mcpName string, shape output) mcp.ToolHandler {
 			// unknown tool.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", mcpName)}
 		}
-		return shape.result(mcpName, a.reg.Call(ctx, name, args)), nil
+		if req == nil {
+			return shape.result(mcpName, a.reg.Call(ctx, name, args)), nil
+		}
+		return a.run(ctx, req, name, mcpName, args, shape), nil
 	}
 }
 
