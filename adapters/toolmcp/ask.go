@@ -72,8 +72,11 @@ func (a *Adapter) run(ctx context.Context, req *mcp.CallToolRequest, name, mcpNa
 		if req != nil {
 			ss = req.Session
 		}
+		if !canElicit(ss) {
+			return refusal("tool %q asks the user a question, and this MCP client does not support elicitation, so it cannot be asked; the call did not complete", mcpName)
+		}
 		if multiRoundTrip(ss) {
-			return a.inputRequired(mcpName, arguments, ie.Question, f)
+			return a.inputRequired(mcpName, arguments, f)
 		}
 		if asked == maxElicitations {
 			return refusal("tool %q asked more than %d questions in one call; the call did not complete", mcpName, maxElicitations)
@@ -94,6 +97,16 @@ func multiRoundTrip(ss *mcp.ServerSession) bool {
 	}
 	ip := ss.InitializeParams()
 	return ip == nil || ip.ProtocolVersion >= protocolMRTR
+}
+
+// canElicit reports whether the client said it can be asked, or said
+// nothing that tells.
+func canElicit(ss *mcp.ServerSession) bool {
+	if ss == nil {
+		return true // askLive says why not
+	}
+	ip := ss.InitializeParams()
+	return ip == nil || ip.Capabilities == nil || ip.Capabilities.Elicitation != nil
 }
 
 // refusal is the error result of a call whose question could not be
@@ -143,21 +156,25 @@ func reply(mcpName string, f *form, res *mcp.ElicitResult) (json.RawMessage, *mc
 	return nil, refusal("tool %q asked a question and the MCP client answered with action %q, not accept, decline or cancel; the call did not complete", mcpName, peerText(res.Action, 50))
 }
 
-// askState is what a requestState holds: the question asked, of which
-// call, and when. The client echoes it; the MAC makes it the server's.
+// askState is what a requestState holds: the form asked, of which call,
+// and when. The client echoes it; the MAC makes it the server's. It holds
+// the form, not the tool's question, which may hold more than the client
+// was shown.
 type askState struct {
 	Tool     string          `json:"t"`
 	Args     []byte          `json:"a"` // SHA-256 of the arguments
-	Question json.RawMessage `json:"q"`
+	Message  string          `json:"m"`
+	Schema   json.RawMessage `json:"s"`
+	Fallback bool            `json:"f,omitempty"`
 	Asked    int64           `json:"at"` // Unix seconds
 }
 
 // inputRequired is the result that asks a client of 2026-07-28 or later
 // the question: the client answers by calling again with the same
 // arguments, the answer and the requestState.
-func (a *Adapter) inputRequired(mcpName string, arguments, question json.RawMessage, f *form) *mcp.CallToolResult {
+func (a *Adapter) inputRequired(mcpName string, arguments json.RawMessage, f *form) *mcp.CallToolResult {
 	sum := sha256.Sum256(arguments)
-	payload, err := json.Marshal(askState{Tool: mcpName, Args: sum[:], Question: question, Asked: time.Now().Unix()})
+	payload, err := json.Marshal(askState{Tool: mcpName, Args: sum[:], Message: f.message, Schema: f.schema, Fallback: f.fallback, Asked: time.Now().Unix()})
 	if err != nil {
 		return refusal("tool %q asks a question that could not be sent", mcpName)
 	}
@@ -202,10 +219,11 @@ func (a *Adapter) answered(mcpName string, arguments json.RawMessage, p *mcp.Cal
 	if time.Since(time.Unix(st.Asked, 0)) > askTTL {
 		return bad(fmt.Sprintf("the question was asked more than %v ago", askTTL))
 	}
-	f, err := formOf(st.Question)
+	f, err := newForm(st.Message, st.Schema)
 	if err != nil {
 		return bad(err.Error())
 	}
+	f.fallback = st.Fallback
 	if len(p.InputResponses) != 1 {
 		return bad(fmt.Sprintf("%d inputResponses came; one, %q, was asked for", len(p.InputResponses), inputID))
 	}

@@ -2,12 +2,16 @@ package toolmcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -142,14 +146,37 @@ func TestServedToolAsksClient(t *testing.T) {
 	}
 }
 
+// TestServedToolClientCannotBeAsked: a client without elicitation gets an
+// error result that says so, in each revision.
+func TestServedToolClientCannotBeAsked(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			var paid atomic.Int64
+			srv, _ := newServer(t, askRegistry(t, &paid))
+			cs, _ := connect(t, srv, v, nil)
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{"sum": 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := `tool "pay" asks the user a question, and this MCP client does not support elicitation, so it cannot be asked; the call did not complete`
+			if diff := cmp.Diff(want, textOf(res)); diff != "" || !res.IsError || paid.Load() != 0 {
+				t.Errorf("isError %v, paid %d, text (-want +got):\n%s", res.IsError, paid.Load(), diff)
+			}
+		})
+	}
+}
+
 // TestServedToolBadAnswers answers as a lying client of 2026-07-28 does,
 // by hand, after an input_required result: a content not valid under the
 // schema, an oversized one, an unknown action, a forged or borrowed
 // requestState. The tool never runs with such an answer.
 func TestServedToolBadAnswers(t *testing.T) {
 	var paid atomic.Int64
-	srv, _ := newServer(t, askRegistry(t, &paid))
-	cs, _ := connect(t, srv, "2026-07-28", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true}})
+	srv, adapter := newServer(t, askRegistry(t, &paid))
+	cs, _ := connect(t, srv, "2026-07-28", &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			return nil, errors.New("not called")
+		}})
 	ctx := context.Background()
 	ask := func(sum int) *mcp.CallToolResult {
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{"sum": sum}})
@@ -167,6 +194,14 @@ func TestServedToolBadAnswers(t *testing.T) {
 		t.Fatalf("input request %+v", first.InputRequests)
 	}
 	other := ask(7) // the question of another call
+	// A question asked two hours ago, signed by this server.
+	sum := sha256.Sum256([]byte(`{"sum":5}`))
+	old, _ := json.Marshal(askState{Tool: "pay", Args: sum[:], Message: q.Message, Schema: json.RawMessage(jsonText(q.RequestedSchema)), Asked: time.Now().Add(-2 * time.Hour).Unix()})
+	expired := base64.RawURLEncoding.EncodeToString(old) + "." + base64.RawURLEncoding.EncodeToString(adapter.mac(old))
+	// The state shows the client the form only.
+	if st, _ := base64.RawURLEncoding.DecodeString(strings.Split(first.RequestState, ".")[0]); strings.Contains(string(st), "private") {
+		t.Errorf("the requestState holds the tool's private question: %s", st)
+	}
 	cases := []struct {
 		name      string
 		sum       int
@@ -186,6 +221,7 @@ func TestServedToolBadAnswers(t *testing.T) {
 		{"huge state", 5, strings.Repeat("A", maxRequestState+1), answer(map[string]any{"confirm": true}), "more than this server ever sends"},
 		{"borrowed", 5, other.RequestState, answer(map[string]any{"confirm": true}), "given for another call"},
 		{"no state", 5, "", answer(map[string]any{"confirm": true}), "not one this server gave"},
+		{"expired", 5, expired, answer(map[string]any{"confirm": true}), "asked more than 1h0m0s ago"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

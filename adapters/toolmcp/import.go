@@ -114,10 +114,11 @@ func (l *link) endedBy() bool {
 
 // NewImporter returns an Importer of tools into reg. Set its
 // ToolListChanged as the ToolListChangedHandler of the mcp.Client you
-// connect with, then Import the session:
+// connect with, and its Elicit as the ElicitationHandler (so that a
+// server's question pauses the run), then Import the session:
 //
 //	im, err := toolmcp.NewImporter(reg, toolmcp.Prefix("github__"))
-//	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged})
+//	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged, ElicitationHandler: im.Elicit})
 //	session, err := client.Connect(ctx, transport, nil)
 //	err = im.Import(ctx, session)
 //

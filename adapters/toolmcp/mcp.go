@@ -28,6 +28,14 @@
 // The message of a server's error reaches the host and the model cleaned
 // and bounded to 1,000 bytes.
 //
+// Questions cross MCP both ways. A served tool that asks the host a
+// question (toolreg.Interrupt) asks the MCP client's user instead, and
+// runs again with the answer (see AddTools). An imported server that asks
+// the user during a call (elicitation) pauses the agent run as a Go tool's
+// Interrupt does; the host answers, in this process or from a stored
+// State, and the resumed run makes the call again with the answer (see
+// Importer.Elicit).
+//
 // Each client is served in the revision it speaks, on either transport:
 // 2026-07-28 (server/discover, no session) and 2025-11-25 and older (the
 // initialize handshake, one session per client). Over stdio (the SDK's
@@ -107,6 +115,31 @@ type Adapter struct {
 // alone. A result carries up to 10 MB of media, so that it stays within
 // the 16 MiB message a go-sdk client reads over stdio; each medium past
 // that, or empty, is a line of text in its place that says why.
+//
+// A tool that asks the host a question (toolreg.Interrupt) asks the MCP
+// client's user instead of failing, as a form. A question that is an
+// object with a string "message" and an object "requestedSchema" (an
+// mcp.ElicitParams, or a struct of yours with those JSON names) is asked
+// as it is; any other question is the message (a string as it is, other
+// JSON as its text), with a form of one line of text. The requestedSchema
+// must be what MCP elicitation allows: a flat object of strings, numbers,
+// integers, booleans and multiple choices, of at most 50 properties and
+// 16 kB, with a message of at most 4,000 bytes; otherwise the result is an
+// error that says so. A client before 2026-07-28 is asked over its session
+// (elicitation/create) and waited for up to 10 minutes within the call's
+// context; a client of 2026-07-28 gets an input_required result, and
+// answers by calling again with the answer and the result's requestState,
+// which is signed with a key of this Adapter and binds the question to the
+// tool, its arguments and the hour after it was asked. The answer, at most
+// 64 kB, is checked against the schema, and the tool runs again with the
+// same arguments, reading it in toolreg.Info(ctx).Answer: the form's
+// content, a JSON object, or for a one-line form the line, a JSON string.
+// An answer not valid under the schema, a decline, a cancel, a
+// requestState of another call or another Adapter (a restarted process,
+// another replica), a client that cannot be asked (no elicitation
+// capability; a client before 2026-07-28 over HTTPOptions.Stateless, which
+// has no session) or an eleventh question in one call is an error result
+// the model reads, and the tool does not run with that answer.
 //
 // A tool imported from another server is served while that server offers
 // it: when the server withdraws it, or its session ends, clients stop
