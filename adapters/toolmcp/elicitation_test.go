@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -350,5 +351,49 @@ func TestImportedElicitationConcurrent(t *testing.T) {
 				t.Error("transferred without a confirmation")
 			}
 		})
+	}
+}
+
+// TestEverythingElicitation: the reference server's elicitation tool (a
+// TypeScript server, before 2026-07-28, asking over its session) pauses
+// the call; its own schema (formats, enums, multiple choices) checks the
+// host's answer, and the call made again with it gets the server's
+// result.
+func TestEverythingElicitation(t *testing.T) {
+	reg := toolreg.NewRegistry()
+	im, err := NewImporter(reg, Prefix("everything__"), ImportOnly(func(tool *mcp.Tool) bool { return tool.Name == "trigger-elicitation-request" }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := everything(t, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged, ElicitationHandler: im.Elicit})
+	if err := im.Import(context.Background(), cs); err != nil {
+		t.Fatal(err)
+	}
+	const name = "everything__trigger-elicitation-request"
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, ok := reg.Lookup(name); ok {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s never imported; imported %v", name, im.Names())
+		}
+	}
+	e := question(t, callWith(reg, name, nil))
+	if e.Message != "Please provide inputs for the following fields:" || e.Server == "" {
+		t.Errorf("question %+v", e)
+	}
+	if _, err := e.Accept(map[string]any{"name": "Ada", "email": "not an address"}); !errors.Is(err, ErrElicitation) {
+		t.Errorf("an email the schema's format refuses: err = %v", err)
+	}
+	ans, err := e.Accept(map[string]any{"name": "Ada", "check": true, "email": "ada@example.com", "untitledMultipleSelectEnum": []any{"Piano"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := callWith(reg, name, ans)
+	if out.IsError || !strings.Contains(out.Text, "- Name: Ada") || !strings.Contains(out.Text, "- Email: ada@example.com") {
+		t.Errorf("accepted: got %+v", out)
+	}
+	if out := callWith(reg, name, e.Decline()); out.IsError || !strings.Contains(out.Text, "User declined") {
+		t.Errorf("declined: got %+v", out)
 	}
 }
