@@ -22,8 +22,8 @@ import (
 const inputID = "answer"
 
 // askWait bounds how long a client over a session may take to answer a
-// question, besides the call's own context.
-const askWait = 10 * time.Minute
+// question, besides the call's own context; a variable for the tests.
+var askWait = 10 * time.Minute
 
 // askTTL is how long a question sent in an input_required result may be
 // answered: its requestState says when it was asked.

@@ -319,3 +319,33 @@ func TestServedToolAsksOverHTTP(t *testing.T) {
 		}
 	}
 }
+
+// TestServedToolAskWaits: a client that never answers holds the call up
+// to the bound, or until it cancels the call, and the tool does not run.
+func TestServedToolAskWaits(t *testing.T) {
+	defer func(d time.Duration) { askWait = d }(askWait)
+	askWait = 100 * time.Millisecond
+	var paid atomic.Int64
+	srv, _ := newServer(t, askRegistry(t, &paid))
+	release := make(chan struct{})
+	defer close(release)
+	cs, _ := connect(t, srv, "2025-11-25", &mcp.ClientOptions{ElicitationHandler: func(ctx context.Context, _ *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+		}
+		return nil, errors.New("gone")
+	}})
+	start := time.Now()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "pay", Arguments: map[string]any{"sum": 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `tool "pay" asked a question that was not answered in time; the call did not complete`
+	if textOf(res) != want || !res.IsError || paid.Load() != 0 {
+		t.Errorf("got %v %q, paid %d", res.IsError, textOf(res), paid.Load())
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("waited %v", d)
+	}
+}

@@ -21,8 +21,8 @@ import (
 // ErrElicitation is in the error of a question across MCP that could not be
 // asked or answered: a schema MCP does not allow, a question or an answer
 // over its bound, an answer not valid under the schema, a peer that asks
-// more questions in one call than MaxElicitations. The text says what was
-// wrong and what is allowed.
+// more than 10 questions in one call. The text says what was wrong and
+// what is allowed.
 var ErrElicitation = errors.New("MCP elicitation failed")
 
 // Bounds of a question across MCP, in either direction.
