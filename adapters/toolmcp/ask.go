@@ -29,8 +29,9 @@ var askWait = 10 * time.Minute
 // answered: its requestState says when it was asked.
 const askTTL = time.Hour
 
-// maxRequestState bounds, in bytes, the requestState a client echoes.
-const maxRequestState = 4 * (maxElicitMessage + maxElicitSchema)
+// maxRequestState bounds, in bytes, the requestState a client echoes: a
+// form, and for a relayed question the answers given before it.
+const maxRequestState = 2 * (maxElicitMessage + maxElicitSchema + maxElicitations*maxAnswerBytes)
 
 // protocolMRTR is the first revision that asks with input_required results
 // rather than server-to-client requests.
@@ -65,6 +66,10 @@ func (a *Adapter) run(ctx context.Context, req *mcp.CallToolRequest, name, mcpNa
 			return shape.result(mcpName, out)
 		}
 		f, err := formOf(ie.Question)
+		// A question an imported server asked (a tool of an Importer served
+		// again): the client's reply, decline and cancel included, goes
+		// back to that server.
+		relay, _ := ElicitationOf(ie.Question)
 		if err != nil {
 			return refusal("tool %q asks a question this MCP client cannot be asked: %v", mcpName, err)
 		}
@@ -76,12 +81,12 @@ func (a *Adapter) run(ctx context.Context, req *mcp.CallToolRequest, name, mcpNa
 			return refusal("tool %q asks the user a question, and this MCP client does not support elicitation, so it cannot be asked; the call did not complete", mcpName)
 		}
 		if multiRoundTrip(ss) {
-			return a.inputRequired(mcpName, arguments, f)
+			return a.inputRequired(mcpName, arguments, f, relay)
 		}
 		if asked == maxElicitations {
 			return refusal("tool %q asked more than %d questions in one call; the call did not complete", mcpName, maxElicitations)
 		}
-		ans, res := askLive(ctx, ss, mcpName, f)
+		ans, res := askLive(ctx, ss, mcpName, f, relay)
 		if res != nil {
 			return res
 		}
@@ -117,7 +122,7 @@ func refusal(format string, args ...any) *mcp.CallToolResult {
 
 // askLive asks the client over its session (elicitation/create) and
 // waits, up to askWait, for the answer.
-func askLive(ctx context.Context, ss *mcp.ServerSession, mcpName string, f *form) (json.RawMessage, *mcp.CallToolResult) {
+func askLive(ctx context.Context, ss *mcp.ServerSession, mcpName string, f *form, relay *Elicitation) (json.RawMessage, *mcp.CallToolResult) {
 	if ss == nil {
 		return nil, refusal("tool %q asks a question, and this call has no MCP session to ask it over; the call did not complete", mcpName)
 	}
@@ -132,12 +137,13 @@ func askLive(ctx context.Context, ss *mcp.ServerSession, mcpName string, f *form
 		// error may be the client's answer refused, not the client's.
 		return nil, refusal("tool %q asked a question, and the MCP client could not be asked or its answer was refused (%s); the call did not complete", mcpName, peerText(err.Error(), 300))
 	}
-	return reply(mcpName, f, res)
+	return reply(mcpName, f, relay, res)
 }
 
 // reply maps the client's answer: accept to the answer the tool reads,
-// decline and cancel to a result the model reads.
-func reply(mcpName string, f *form, res *mcp.ElicitResult) (json.RawMessage, *mcp.CallToolResult) {
+// decline and cancel to a result the model reads; for a question relayed
+// from an imported server, each to the answer that server hears.
+func reply(mcpName string, f *form, relay *Elicitation, res *mcp.ElicitResult) (json.RawMessage, *mcp.CallToolResult) {
 	if res == nil {
 		return nil, refusal("tool %q asked a question and the MCP client gave no answer; the call did not complete", mcpName)
 	}
@@ -147,13 +153,30 @@ func reply(mcpName string, f *form, res *mcp.ElicitResult) (json.RawMessage, *mc
 		if err != nil {
 			return nil, refusal("tool %q asked a question and the answer was refused: %v; the call did not complete", mcpName, err)
 		}
+		if relay != nil {
+			return relayed(relay.answer(&mcp.ElicitResult{Action: "accept", Content: res.Content}))
+		}
 		return ans, nil
+	case "decline", "cancel":
+		if relay != nil {
+			return relayed(relay.answer(&mcp.ElicitResult{Action: res.Action}))
+		}
+	}
+	switch res.Action {
 	case "decline":
 		return nil, refusal("the user declined to answer the question of tool %q; the call did not complete", mcpName)
 	case "cancel":
 		return nil, refusal("the user dismissed the question of tool %q without answering; the call did not complete", mcpName)
 	}
 	return nil, refusal("tool %q asked a question and the MCP client answered with action %q, not accept, decline or cancel; the call did not complete", mcpName, peerText(res.Action, 50))
+}
+
+func relayed(a ElicitationAnswer) (json.RawMessage, *mcp.CallToolResult) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return nil, refusal("the answer could not be passed on")
+	}
+	return b, nil
 }
 
 // askState is what a requestState holds: the form asked, of which call,
@@ -166,15 +189,16 @@ type askState struct {
 	Message  string          `json:"m"`
 	Schema   json.RawMessage `json:"s"`
 	Fallback bool            `json:"f,omitempty"`
-	Asked    int64           `json:"at"` // Unix seconds
+	Relay    *Elicitation    `json:"e,omitempty"` // the imported server's question, with the answers given before
+	Asked    int64           `json:"at"`          // Unix seconds
 }
 
 // inputRequired is the result that asks a client of 2026-07-28 or later
 // the question: the client answers by calling again with the same
 // arguments, the answer and the requestState.
-func (a *Adapter) inputRequired(mcpName string, arguments json.RawMessage, f *form) *mcp.CallToolResult {
+func (a *Adapter) inputRequired(mcpName string, arguments json.RawMessage, f *form, relay *Elicitation) *mcp.CallToolResult {
 	sum := sha256.Sum256(arguments)
-	payload, err := json.Marshal(askState{Tool: mcpName, Args: sum[:], Message: f.message, Schema: f.schema, Fallback: f.fallback, Asked: time.Now().Unix()})
+	payload, err := json.Marshal(askState{Tool: mcpName, Args: sum[:], Message: f.message, Schema: f.schema, Fallback: f.fallback, Relay: relay, Asked: time.Now().Unix()})
 	if err != nil {
 		return refusal("tool %q asks a question that could not be sent", mcpName)
 	}
@@ -231,5 +255,5 @@ func (a *Adapter) answered(mcpName string, arguments json.RawMessage, p *mcp.Cal
 	if !ok {
 		return bad(fmt.Sprintf("inputResponses holds no elicitation result under %q", inputID))
 	}
-	return reply(mcpName, f, res)
+	return reply(mcpName, f, st.Relay, res)
 }

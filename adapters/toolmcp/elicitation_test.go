@@ -397,3 +397,47 @@ func TestEverythingElicitation(t *testing.T) {
 		t.Errorf("declined: got %+v", out)
 	}
 }
+
+// TestBridgedElicitation: an imported server's tool served again
+// (AddTools over an Importer's registry) relays its server's question to
+// the client that calls it, and the client's reply, decline included, to
+// the server, in each revision on either side.
+func TestBridgedElicitation(t *testing.T) {
+	for _, up := range versions {
+		for _, down := range versions {
+			t.Run("upstream "+up+"/client "+down, func(t *testing.T) {
+				s := newAsker()
+				reg, _ := s.importAsker(t, up)
+				srv, _ := newServer(t, reg)
+				var reply atomic.Value
+				var asked atomic.Int64
+				cs, _ := connect(t, srv, down, &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, req *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked.Add(1)
+					if req.Params.Message != "Transfer 10 EUR?" {
+						return nil, fmt.Errorf("asked %q", req.Params.Message)
+					}
+					return reply.Load().(*mcp.ElicitResult), nil
+				}})
+				for _, tc := range []struct {
+					reply *mcp.ElicitResult
+					want  string
+				}{
+					{&mcp.ElicitResult{Action: "decline"}, "not transferred: decline"},
+					{&mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true}}, "transferred 10 EUR"},
+				} {
+					reply.Store(tc.reply)
+					res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "bank__transfer", Arguments: map[string]any{"sum": 10}})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if got := textOf(res); got != tc.want || res.IsError {
+						t.Errorf("%s: got %v %q, want %q", tc.reply.Action, res.IsError, got, tc.want)
+					}
+				}
+				if s.transferred.Load() != 10 || asked.Load() != 2 {
+					t.Errorf("transferred %d, asked %d times", s.transferred.Load(), asked.Load())
+				}
+			})
+		}
+	}
+}

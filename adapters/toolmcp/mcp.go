@@ -139,7 +139,10 @@ type Adapter struct {
 // another replica), a client that cannot be asked (no elicitation
 // capability; a client before 2026-07-28 over HTTPOptions.Stateless, which
 // has no session) or an eleventh question in one call is an error result
-// the model reads, and the tool does not run with that answer.
+// the model reads, and the tool does not run with that answer. A tool
+// imported from another server (see Importer.Elicit) relays that server's
+// question as it is, and the client's reply, decline and cancel included,
+// goes back to that server.
 //
 // A tool imported from another server is served while that server offers
 // it: when the server withdraws it, or its session ends, clients stop
