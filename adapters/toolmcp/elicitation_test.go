@@ -71,6 +71,11 @@ func newAsker() *asker {
 			}
 			return text(strings.Join(got, ", ")), nil
 		})
+	s.srv.AddTool(&mcp.Tool{Name: "nested", Description: "Asks for a form MCP does not allow.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{InputRequests: mcp.InputRequestMap{"q": &mcp.ElicitParams{Message: "Where?",
+				RequestedSchema: json.RawMessage(`{"type":"object","properties":{"address":{"type":"object","properties":{"city":{"type":"string"}}}}}`)}}}, nil
+		})
 	s.srv.AddTool(&mcp.Tool{Name: "pester", Description: "Asks what it is told to.", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			for n := 0; n < 20; n++ {
@@ -287,6 +292,21 @@ func TestImportedElicitationHostile(t *testing.T) {
 			}
 			if len(out.Text) > 2000 {
 				t.Errorf("the model reads %d bytes", len(out.Text))
+			}
+		})
+	}
+}
+
+// TestImportedElicitationNested: a form MCP does not allow is refused by
+// the SDK's client before Elicit sees it, in each revision; the call fails
+// with a message that says why, and nothing pauses.
+func TestImportedElicitationNested(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			reg, _ := newAsker().importAsker(t, v)
+			out := callWith(reg, "bank__nested", nil)
+			if !out.IsError || !strings.Contains(out.Text, `elicit schema property "address" contains nested properties, only primitive properties are allowed`) || errors.Is(out.Err, toolreg.ErrInterrupt) {
+				t.Errorf("got %q (%v)", out.Text, out.Err)
 			}
 		})
 	}
