@@ -71,12 +71,9 @@ func (a *Adapter) run(ctx context.Context, req *mcp.CallToolRequest, name, mcpNa
 		// back to that server.
 		relay, _ := ElicitationOf(ie.Question)
 		if err != nil {
-			return refusal("tool %q asks a question this MCP client cannot be asked: %v", mcpName, err)
+			return refusal("tool %q asks a question this MCP client cannot be asked: %v; the call did not complete", mcpName, err)
 		}
-		var ss *mcp.ServerSession
-		if req != nil {
-			ss = req.Session
-		}
+		ss := req.Session
 		if !canElicit(ss) {
 			return refusal("tool %q asks the user a question, and this MCP client does not support elicitation, so it cannot be asked; the call did not complete", mcpName)
 		}

@@ -113,7 +113,7 @@ func TestServedToolAsksClient(t *testing.T) {
 		{name: "fallback", tool: "pick", args: map[string]any{}, reply: reply{"accept", map[string]any{"answer": "Savoy"}},
 			want: "booked Savoy", asked: "Which hotel, Savoy or Ritz?"},
 		{name: "schema MCP refuses", tool: "nested", args: map[string]any{},
-			want: `tool "nested" asks a question this MCP client cannot be asked: MCP elicitation failed: property "address" of the requestedSchema is not a string, number, integer, boolean or multiple choice; MCP elicitation allows only a flat form of those`, isError: true},
+			want: `tool "nested" asks a question this MCP client cannot be asked: MCP elicitation failed: property "address" of the requestedSchema is not a string, number, integer, boolean or multiple choice; MCP elicitation allows only a flat form of those; the call did not complete`, isError: true},
 	}
 	for _, v := range versions {
 		for _, tc := range cases {

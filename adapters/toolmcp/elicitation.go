@@ -164,19 +164,25 @@ var errAskLater = &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the 
 //     the same arguments, and this time Elicit answers the same question
 //     (same tool, message and schema) from the host's answer, checked
 //     against the schema again. A server that then asks another question
-//     pauses the run again; the answer to it carries the earlier answers
-//     along.
+//     pauses the run again; the answer to it (from the new Elicitation)
+//     carries the earlier answers along, so that no process has to keep
+//     them. An answer made by hand that leaves them out gets the earlier
+//     questions asked again.
 //
-// So the server's tool runs up to its question once per question, plus
-// once to the end: a tool with side effects before its question must make
-// them idempotent, as MCP servers should for any retried call. A server of
-// 2026-07-28 carries its own state in requestState and is not affected.
+// The request of the live call cannot wait a day, hence the call made
+// again. So a server before 2026-07-28 runs its tool up to its question
+// once per question, plus once to the end: a tool with side effects
+// before its question must make them idempotent, as for any retried call.
+// A server of 2026-07-28 answers each round as a request of its own
+// anyway (its input_required result and requestState), so the call made
+// again is one more round to it.
 //
-// Bounds, as a server can lie: a schema MCP does not allow (not a flat
-// object of strings, numbers, integers, booleans and multiple choices), or
-// over 16 kB or 50 properties, a message over 4,000 bytes, more than 10
-// questions in one call, or a URL elicitation, fail the call with an error
-// that matches ErrElicitation and says which bound; the model reads it.
+// Bounds, as a server can lie: a form the SDK's client refuses (a property
+// that is not a primitive) fails the call with the SDK's reason; one over
+// 16 kB or 50 properties, a message over 4,000 bytes, more than 10
+// questions in one call, a URL elicitation, or a host's answer not valid
+// under the schema fails it with an error that matches ErrElicitation and
+// says which bound; the model reads it.
 //
 // Over a session before 2026-07-28, the server's question comes on its own,
 // and is matched to the imported call in flight on that session. When
