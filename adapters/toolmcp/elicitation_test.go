@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -190,12 +192,17 @@ func TestImportedElicitationPausesRun(t *testing.T) {
 // call calls an imported tool as a resumed run does, with answer as the
 // host's answer (nil on a first call).
 func callWith(reg *toolreg.Registry, name string, answer any) toolreg.Output {
+	return callArgs(reg, name, `{}`, answer)
+}
+
+// callArgs is callWith with arguments.
+func callArgs(reg *toolreg.Registry, name, args string, answer any) toolreg.Output {
 	ctx := context.Background()
 	if answer != nil {
 		b, _ := json.Marshal(answer)
 		ctx = toolreg.WithCallInfo(ctx, func(c toolreg.ToolCall) toolreg.CallInfo { return toolreg.CallInfo{ID: c.ID, Answer: b} })
 	}
-	return reg.Call(ctx, name, json.RawMessage(`{}`))
+	return reg.Call(ctx, name, json.RawMessage(args))
 }
 
 // question is the Elicitation of an interrupted Output.
@@ -459,5 +466,40 @@ func TestBridgedElicitation(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestImportedElicitationOverHTTP: the same pause and answer with the
+// imported server behind streamable HTTP, where a question before
+// 2026-07-28 comes on the call's own event stream.
+func TestImportedElicitationOverHTTP(t *testing.T) {
+	for _, v := range versions {
+		t.Run(v, func(t *testing.T) {
+			s := newAsker()
+			hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.srv }, nil))
+			t.Cleanup(hs.Close)
+			reg := toolreg.NewRegistry()
+			im, err := NewImporter(reg, Prefix("bank__"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := mcp.NewClient(&mcp.Implementation{Name: "importer"}, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged, ElicitationHandler: im.Elicit})
+			cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL, MaxRetries: -1}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close() })
+			if err := im.Import(context.Background(), cs); err != nil {
+				t.Fatal(err)
+			}
+			e := question(t, callArgs(reg, "bank__transfer", `{"sum":4}`, nil))
+			ans, err := e.Accept(map[string]any{"confirm": true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out := callArgs(reg, "bank__transfer", `{"sum":4}`, ans); out.Text != "transferred 4 EUR" || s.transferred.Load() != 4 {
+				t.Errorf("got %+v, transferred %d", out, s.transferred.Load())
+			}
+		})
 	}
 }
