@@ -49,3 +49,29 @@ func FuzzDispatch(f *testing.F) {
 		}
 	})
 }
+
+// FuzzForm reads arbitrary questions and answers as forms: no panic, a
+// form only for a schema MCP allows, and an answer the form accepts is
+// valid JSON.
+func FuzzForm(f *testing.F) {
+	f.Add([]byte(`{"message":"Pay?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}},"required":["ok"]}}`), []byte(`{"ok":true}`))
+	f.Add([]byte(`"Which hotel?"`), []byte(`{"answer":"Savoy"}`))
+	f.Add([]byte(`{"message":"x","requestedSchema":{"type":"object","properties":{"a":{"type":"array","items":{"enum":["x"]}}}}}`), []byte(`{"a":["x"]}`))
+	f.Add([]byte(`{"requestedSchema":{"type":"object","properties":{"a":{"properties":{}}}}}`), []byte(`{}`))
+	f.Fuzz(func(t *testing.T, question, answer []byte) {
+		form, err := formOf(question)
+		if err != nil {
+			return
+		}
+		if err := flatSchema(form.schema); err != nil {
+			t.Fatalf("a form with a schema MCP does not allow: %v", err)
+		}
+		var content map[string]any
+		if json.Unmarshal(answer, &content) != nil {
+			return
+		}
+		if got, err := form.content(content); err == nil && !json.Valid(got) {
+			t.Fatalf("accepted answer is not JSON: %q", got)
+		}
+	})
+}

@@ -91,8 +91,10 @@ type HTTPOptions struct {
 	// only a session carries: notifications/tools/list_changed (they see a
 	// tool added later when they list again; GET, their event stream, is
 	// refused with 405), and requests from server to client (elicitation,
-	// sampling, roots) that code of yours on the server sends, which fail
-	// at once; AddTools sends none. Clients of 2026-07-28 are served as
+	// sampling, roots), which fail at once: a served tool's
+	// toolreg.Interrupt, which AddTools asks such a client over its
+	// session, is an error result that says it cannot be asked. Clients
+	// of 2026-07-28 are served as
 	// without it. SessionTimeout does not apply: no request holds anything
 	// past its response. MaxSessions and MaxSessionsPerPeer still bound the
 	// subscriptions/listen requests held open.

@@ -77,6 +77,9 @@ type Importer struct {
 	wmu      sync.Mutex
 	watchers []func([]*importedTool) // told of tools whose availability changed
 
+	amu    sync.Mutex       // guards asking
+	asking map[*asking]bool // the calls in flight, for the questions their servers ask
+
 	nmu        sync.Mutex // guards the refreshes notifications ask for
 	refreshing bool       // one runs
 	dirty      bool       // a notification came since it began
@@ -111,10 +114,11 @@ func (l *link) endedBy() bool {
 
 // NewImporter returns an Importer of tools into reg. Set its
 // ToolListChanged as the ToolListChangedHandler of the mcp.Client you
-// connect with, then Import the session:
+// connect with, and its Elicit as the ElicitationHandler (so that a
+// server's question pauses the run), then Import the session:
 //
 //	im, err := toolmcp.NewImporter(reg, toolmcp.Prefix("github__"))
-//	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged})
+//	client := mcp.NewClient(impl, &mcp.ClientOptions{ToolListChangedHandler: im.ToolListChanged, ElicitationHandler: im.Elicit})
 //	session, err := client.Connect(ctx, transport, nil)
 //	err = im.Import(ctx, session)
 //
@@ -783,7 +787,19 @@ func (t *importedTool) call(ctx context.Context, args json.RawMessage) (toolreg.
 	if l.closed.Load() {
 		return toolreg.Output{}, callError(ErrDisconnected, nil, "tool %q cannot be called: the connection to %s has closed", t.Name(), l.server)
 	}
-	res, err := l.cs.CallTool(ctx, &mcp.CallToolParams{Name: t.mcpName, Arguments: args})
+	a, err := t.asks(ctx, l.cs)
+	if err != nil {
+		return toolreg.Output{}, err
+	}
+	done := t.im.track(a)
+	res, err := l.cs.CallTool(context.WithValue(ctx, askingKey{}, a), &mcp.CallToolParams{Name: t.mcpName, Arguments: args})
+	done()
+	if asked := a.outcome(); asked != nil {
+		// What the server made of a question it was told is passed on
+		// is not the call's result: the call is made again with the
+		// answer.
+		return toolreg.Output{}, asked
+	}
 	if err != nil {
 		err = fromPeer(err)
 		var rpc *jsonrpc.Error

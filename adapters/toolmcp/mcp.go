@@ -28,6 +28,14 @@
 // The message of a server's error reaches the host and the model cleaned
 // and bounded to 1,000 bytes.
 //
+// Questions cross MCP both ways. A served tool that asks the host a
+// question (toolreg.Interrupt) asks the MCP client's user instead, and
+// runs again with the answer (see AddTools). An imported server that asks
+// the user during a call (elicitation) pauses the agent run as a Go tool's
+// Interrupt does; the host answers, in this process or from a stored
+// State, and the resumed run makes the call again with the answer (see
+// Importer.Elicit).
+//
 // Each client is served in the revision it speaks, on either transport:
 // 2026-07-28 (server/discover, no session) and 2025-11-25 and older (the
 // initialize handshake, one session per client). Over stdio (the SDK's
@@ -42,6 +50,7 @@ package toolmcp
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -68,6 +77,7 @@ type Adapter struct {
 	errs     []error           // tools that could not be served, kept for every Sync
 	imported map[string]entry  // tools imported from MCP servers, by registry name
 	watched  map[*Importer]bool
+	key      [32]byte // signs the requestState of the questions its tools ask
 }
 
 // AddTools adds every tool of reg to srv and keeps srv in step with reg: a
@@ -106,6 +116,34 @@ type Adapter struct {
 // the 16 MiB message a go-sdk client reads over stdio; each medium past
 // that, or empty, is a line of text in its place that says why.
 //
+// A tool that asks the host a question (toolreg.Interrupt) asks the MCP
+// client's user instead of failing, as a form. A question that is an
+// object with a string "message" and an object "requestedSchema" (an
+// mcp.ElicitParams, or a struct of yours with those JSON names) is asked
+// as it is; any other question is the message (a string as it is, other
+// JSON as its text), with a form of one line of text. The requestedSchema
+// must be what MCP elicitation allows: a flat object of strings, numbers,
+// integers, booleans and multiple choices, of at most 50 properties and
+// 16 kB, with a message of at most 4,000 bytes; otherwise the result is an
+// error that says so. A client before 2026-07-28 is asked over its session
+// (elicitation/create) and waited for up to 10 minutes within the call's
+// context; a client of 2026-07-28 gets an input_required result, and
+// answers by calling again with the answer and the result's requestState,
+// which is signed with a key of this Adapter and binds the question to the
+// tool, its arguments and the hour after it was asked. The answer, at most
+// 64 kB, is checked against the schema, and the tool runs again with the
+// same arguments, reading it in toolreg.Info(ctx).Answer: the form's
+// content, a JSON object, or for a one-line form the line, a JSON string.
+// An answer not valid under the schema, a decline, a cancel, a
+// requestState of another call or another Adapter (a restarted process,
+// another replica), a client that cannot be asked (no elicitation
+// capability; a client before 2026-07-28 over HTTPOptions.Stateless, which
+// has no session) or an eleventh question in one call is an error result
+// the model reads, and the tool does not run with that answer. A tool
+// imported from another server (see Importer.Elicit) relays that server's
+// question as it is, and the client's reply, decline and cancel included,
+// goes back to that server.
+//
 // A tool imported from another server is served while that server offers
 // it: when the server withdraws it, or its session ends, clients stop
 // seeing it (and are told with notifications/tools/list_changed) until it
@@ -125,6 +163,9 @@ func AddTools(srv *mcp.Server, reg *toolreg.Registry, opts ...Option) (*Adapter,
 		cfg: adapt.Configure(opts, func(o Option) func(*config) { return o.set })}
 	if err := a.cfg.check(); err != nil {
 		return nil, err
+	}
+	if _, err := rand.Read(a.key[:]); err != nil {
+		return nil, fmt.Errorf("mcp: AddTools: %w", err)
 	}
 	// Listen before reading the registry, so that no tool added meanwhile
 	// is missed: a listener that runs before start finds the adapter not
@@ -328,7 +369,10 @@ func (a *Adapter) handler(name, mcpName string, shape output) mcp.ToolHandler {
 			// unknown tool.
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("unknown tool %q", mcpName)}
 		}
-		return shape.result(mcpName, a.reg.Call(ctx, name, args)), nil
+		if req == nil {
+			return shape.result(mcpName, a.reg.Call(ctx, name, args)), nil
+		}
+		return a.run(ctx, req, name, mcpName, args, shape), nil
 	}
 }
 
