@@ -3,8 +3,8 @@ package args
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"math/bits"
 	"reflect"
-	"strings"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -21,45 +21,47 @@ import (
 // does not keep it.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// arenaChunk is the most bytes of string text that one allocation of
-// keep holds: a call of many short strings (tags, rows of a table) costs
-// an allocation per chunk, not per string, and a string the function
-// keeps keeps no more than a chunk alive.
-const arenaChunk = 8 << 10
+// windowBytes is the most bytes of the arguments that one copy of keep
+// holds: a call of many short strings (tags, rows of a table) costs an
+// allocation per window, not per string, and a string the function keeps
+// keeps no more than a window alive.
+const windowBytes = 8 << 10
 
-// arenaAfter is the number of strings copied one by one before keep
-// copies into chunks, in arguments shorter than arenaFrom bytes: a short
+// windowAfter is the number of strings copied one by one before keep
+// copies windows, in arguments shorter than windowFrom bytes: a short
 // call's few strings cost what they hold. Longer arguments hold enough
-// strings to fill a chunk from the first one.
+// strings to fill a window from the first one.
 const (
-	arenaAfter = 8
-	arenaFrom  = 512
+	windowAfter = 8
+	windowFrom  = 512
 )
 
-// keep is the text of b as a string to keep: b itself when the scanner
-// made it for this string alone (owned), which nothing writes again, else
-// a copy, short ones side by side in a chunk that is only ever appended
-// to.
+// keep is the text of b, the string just read, as a string to keep: b
+// itself when the scanner made it for this string alone (owned), which
+// nothing writes again, else a copy. Short strings are views of a window:
+// a copy of the arguments' bytes from one string on, made once for every
+// string that falls within it. A string then costs no copy of its own,
+// and a window no zeroing, as a string's bytes are written once, by the
+// conversion that makes it.
 func (s *byteScanner) keep(b []byte, owned bool) string {
+	at := s.i - 1 - len(b) // b is the text just before the closing quote
 	switch {
 	case owned:
 		return view(b)
 	case len(b) == 0:
 		return ""
-	case len(b) > s.arena.Cap()-s.arena.Len():
-		if len(b) > arenaChunk/4 || s.kept < arenaAfter && len(s.b) < arenaFrom {
-			s.kept++
-			return string(b)
-		}
-		// The text still to read holds every string still to come. A
-		// Builder's buffer is not zeroed first, and is only appended to
-		// within its capacity, never moved: the strings stay as written.
-		s.arena = strings.Builder{}
-		s.arena.Grow(min(len(s.b)-s.i+len(b), arenaChunk))
+	case at < 0 || unsafe.SliceData(b) != unsafe.SliceData(s.b[at:]):
+		return string(b) // not a view of the arguments: no window holds it
+	case at >= s.at && at+len(b) <= s.at+len(s.window):
+		return s.window[at-s.at : at-s.at+len(b)]
+	case len(b) > windowBytes/4 || s.kept < windowAfter && len(s.b) < windowFrom:
+		s.kept++
+		return string(b)
 	}
-	s.arena.Write(b)
-	all := s.arena.String()
-	return all[len(all)-len(b):]
+	// The window ends within the arguments: every string it holds is
+	// whole (b is no longer than a quarter of it).
+	s.window, s.at = string(s.b[at:min(len(s.b), at+windowBytes)]), at
+	return s.window[:len(b)]
 }
 
 // str reads a string's text: a view of the bytes, or, when it has
@@ -77,8 +79,8 @@ func (s *byteScanner) str() (text []byte, owned, ascii, ok bool) {
 		return nil, false, false, false
 	}
 	if b[j] == '\\' {
-		text, ok = s.escaped(start)
-		return text, true, false, ok
+		text, ascii, ok = s.escaped(start, j)
+		return text, true, ascii, ok
 	}
 	text = b[start:j] // b[j] is the closing quote
 	if high != 0 && !utf8.Valid(text) {
@@ -99,10 +101,13 @@ func plainRun(b []byte, j int) (int, uint64) {
 		x := binary.LittleEndian.Uint64(b[j:])
 		q, bs := x^(ones*'"'), x^(ones*'\\')
 		// A byte below 0x20, or equal to '"' or '\\' (zero after the xor),
-		// sets its high bit in special; bytes beyond ASCII do not.
+		// sets its high bit in special; bytes beyond ASCII do not. A borrow
+		// carries only from a byte that is itself special, so the lowest
+		// bit set is the first special byte.
 		special := ((x - ones*0x20) | (q - ones) | (bs - ones)) &^ x &^ q &^ bs & highs
 		if special != 0 {
-			break
+			k := bits.TrailingZeros64(special) + 1 - 8 // the first special byte's lowest bit
+			return j + k/8, high | x&highs&(1<<k-1)
 		}
 		high |= x & highs
 	}
@@ -117,33 +122,39 @@ func plainRun(b []byte, j int) (int, uint64) {
 }
 
 // escaped reads a string with escapes into a new buffer, from the first
-// byte of its text.
-func (s *byteScanner) escaped(start int) ([]byte, bool) {
+// byte of its text, start, and esc, its first escape; ascii reports text of
+// ASCII alone. Its end is found, and its text checked, a run of plain
+// bytes at a time: the UTF-8 of the runs that hold bytes beyond ASCII,
+// each on its own (an escape writes whole characters, so a character cut
+// by one is invalid either way).
+func (s *byteScanner) escaped(start, esc int) (text []byte, ascii, ok bool) {
 	b := s.b
-	end := start // the closing quote: the text is never longer unescaped
+	end := esc // the closing quote: the text is never longer unescaped
 	for end < len(b) && b[end] != '"' {
-		if b[end] == '\\' {
-			end++
+		if b[end] < ' ' {
+			return nil, false, false
 		}
-		end++
+		end, _ = plainRun(b, end+2) // over the escape's first two bytes
 	}
 	if end >= len(b) {
-		return nil, false
+		return nil, false, false
 	}
 	out := make([]byte, 0, end-start)
+	var high uint64
 	for j := start; ; {
-		k, _ := plainRun(b[:end], j)
+		k, h := plainRun(b[:end], j)
+		if h != 0 && !utf8.Valid(b[j:k]) {
+			return nil, false, false
+		}
+		high |= h
 		out = append(out, b[j:k]...)
 		j = k
 		if j == end {
-			if !utf8.Valid(out) {
-				return nil, false
-			}
 			s.i = end + 1
-			return out, true
+			return out, high == 0, true
 		}
 		if b[j] < ' ' || j+1 >= end {
-			return nil, false
+			return nil, false, false
 		}
 		j += 2
 		switch b[j-1] {
@@ -162,25 +173,28 @@ func (s *byteScanner) escaped(start int) ([]byte, bool) {
 		case 'u':
 			r, ok := hex4(b[:end], j)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			j += 4
 			if r >= 0xD800 && r < 0xDC00 { // a high surrogate: its pair must follow
 				if j+1 >= end || b[j] != '\\' || b[j+1] != 'u' {
-					return nil, false
+					return nil, false, false
 				}
 				lo, ok := hex4(b[:end], j+2)
 				if !ok || lo < 0xDC00 || lo >= 0xE000 {
-					return nil, false
+					return nil, false, false
 				}
 				j += 6
 				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
 			} else if r >= 0xDC00 && r < 0xE000 {
-				return nil, false
+				return nil, false, false
+			}
+			if r >= utf8.RuneSelf {
+				high |= 0x80
 			}
 			out = utf8.AppendRune(out, r)
 		default:
-			return nil, false
+			return nil, false, false
 		}
 	}
 }
