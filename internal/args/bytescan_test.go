@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -480,6 +481,24 @@ func TestKeptStringsAreCopies(t *testing.T) {
 		}
 		if diff := cmp.Diff(wantArgs, got); diff != "" {
 			t.Fatalf("%d bytes, after the arguments were written over (-want +got):\n%.2000s", len(args), diff)
+		}
+	}
+}
+
+// TestRuneCount holds the count of characters of the byte scanner to
+// utf8.RuneCountInString on valid UTF-8 of every width, at every offset
+// of a word.
+func TestRuneCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	chars := []string{"a", " ", "é", "ß", "日", "本", "😀", "\u0080", "\u07ff", "\u0800", "\uffff", "\U00010000", "\U0010ffff"}
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(chars[r.IntN(len(chars))])
+		}
+		s := b.String()
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Fatalf("runeCount(%q) = %d, want %d", s, got, want)
 		}
 	}
 }

@@ -266,7 +266,7 @@ func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool)
 	if f.minLen >= 0 || f.maxLen >= 0 {
 		n := len(str)
 		if !ascii {
-			n = utf8.RuneCountInString(str)
+			n = runeCount(str)
 		}
 		if f.minLen >= 0 && n < f.minLen || f.maxLen >= 0 && n > f.maxLen {
 			return "", nil, false
@@ -276,6 +276,27 @@ func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool)
 		return "", nil, false
 	}
 	return str, text, true
+}
+
+// runeCount is the number of characters of str, valid UTF-8 as every
+// string str reads is: its bytes less its continuation bytes (10xxxxxx),
+// counted eight at a time. utf8.RuneCountInString decodes each character
+// of text beyond ASCII, to count an invalid byte as one, which valid
+// text has none of.
+func runeCount(str string) int {
+	const highs = 0x8080808080808080
+	b := unsafe.Slice(unsafe.StringData(str), len(str)) // read, never written
+	n, j := len(b), 0
+	for ; j+8 <= len(b); j += 8 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		n -= bits.OnesCount64(x & highs &^ (x << 1)) // bit 7 set, bit 6 clear
+	}
+	for ; j < len(b); j++ {
+		if b[j]&0xC0 == 0x80 {
+			n--
+		}
+	}
+	return n
 }
 
 // slicesIndex is the index of text among ss, -1 when absent.
