@@ -29,8 +29,8 @@ type byteScanner struct {
 	values int // array items and object members read
 	limits Limits
 	budget int    // bytes itemsLeft may still read: one pass, however deep
-	window string // a copy of the bytes from b[at:], which short strings are views of, see keep
-	at     int    // where window starts in b
+	arena  []byte // where the texts of short strings are copied, see keep
+	used   int    // the bytes of arena that strings hold
 	kept   int    // strings copied one by one
 }
 

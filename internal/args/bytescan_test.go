@@ -448,8 +448,8 @@ func TestProbe(t *testing.T) {
 
 // TestKeptStringsAreCopies holds the byte scanner's strings to copies of
 // the arguments, whatever their length and wherever they fall across the
-// windows that keep copies: a caller may write over its bytes once Decode
-// returns, and the function's strings must not change.
+// chunks keep copies them into: a caller may write over its bytes once
+// Decode returns, and the function's strings must not change.
 func TestKeptStringsAreCopies(t *testing.T) {
 	c := checkerFor[listArgs](t)
 	r := rand.New(rand.NewPCG(1, 2))
@@ -458,7 +458,7 @@ func TestKeptStringsAreCopies(t *testing.T) {
 		for n := 0; n < total; {
 			w := strings.Repeat("abcdefghij", r.IntN(12)) + fmt.Sprint(n) // up to 120 bytes
 			if r.IntN(50) == 0 {
-				w = strings.Repeat("x", windowBytes/4+r.IntN(3)-1) // about the longest a window takes
+				w = strings.Repeat("x", arenaChunk/4+r.IntN(3)-1) // about the longest a chunk takes
 			}
 			words = append(words, w)
 			n += len(w) + 3

@@ -21,47 +21,46 @@ import (
 // does not keep it.
 func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
-// windowBytes is the most bytes of the arguments that one copy of keep
-// holds: a call of many short strings (tags, rows of a table) costs an
-// allocation per window, not per string, and a string the function keeps
-// keeps no more than a window alive.
-const windowBytes = 8 << 10
+// arenaChunk is the most bytes of string text that one allocation of
+// keep holds: a call of many short strings (tags, rows of a table) costs
+// an allocation per chunk, not per string, and a string the function
+// keeps keeps no more than a chunk alive.
+const arenaChunk = 8 << 10
 
-// windowAfter is the number of strings copied one by one before keep
-// copies windows, in arguments shorter than windowFrom bytes: a short
+// arenaAfter is the number of strings copied one by one before keep
+// copies into chunks, in arguments shorter than arenaFrom bytes: a short
 // call's few strings cost what they hold. Longer arguments hold enough
-// strings to fill a window from the first one.
+// strings to fill a chunk from the first one.
 const (
-	windowAfter = 8
-	windowFrom  = 512
+	arenaAfter = 8
+	arenaFrom  = 512
 )
 
-// keep is the text of b, the string just read, as a string to keep: b
-// itself when the scanner made it for this string alone (owned), which
-// nothing writes again, else a copy. Short strings are views of a window:
-// a copy of the arguments' bytes from one string on, made once for every
-// string that falls within it. A string then costs no copy of its own,
-// and a window no zeroing, as a string's bytes are written once, by the
-// conversion that makes it.
+// keep is the text of b as a string to keep: b itself when the scanner
+// made it for this string alone (owned), which nothing writes again, else
+// a copy, short ones side by side in a chunk that is only ever written
+// past its used bytes. The chunk is a byte slice the scanner alone holds,
+// not a strings.Builder: a string costs a copy of its bytes, and no store
+// of a pointer that the garbage collector must see while it marks. (A
+// copy of the arguments' bytes from one string on, which strings would be
+// views of, costs no less, and holds the bytes between the strings too.)
 func (s *byteScanner) keep(b []byte, owned bool) string {
-	at := s.i - 1 - len(b) // b is the text just before the closing quote
 	switch {
 	case owned:
 		return view(b)
 	case len(b) == 0:
 		return ""
-	case at < 0 || unsafe.SliceData(b) != unsafe.SliceData(s.b[at:]):
-		return string(b) // not a view of the arguments: no window holds it
-	case at >= s.at && at+len(b) <= s.at+len(s.window):
-		return s.window[at-s.at : at-s.at+len(b)]
-	case len(b) > windowBytes/4 || s.kept < windowAfter && len(s.b) < windowFrom:
-		s.kept++
-		return string(b)
+	case len(b) > len(s.arena)-s.used:
+		if len(b) > arenaChunk/4 || s.kept < arenaAfter && len(s.b) < arenaFrom {
+			s.kept++
+			return string(b)
+		}
+		// The text still to read holds every string still to come.
+		s.arena, s.used = make([]byte, min(len(s.b)-s.i+len(b), arenaChunk)), 0
 	}
-	// The window ends within the arguments: every string it holds is
-	// whole (b is no longer than a quarter of it).
-	s.window, s.at = string(s.b[at:min(len(s.b), at+windowBytes)]), at
-	return s.window[:len(b)]
+	n := s.used
+	s.used += copy(s.arena[n:], b)
+	return view(s.arena[n:s.used])
 }
 
 // str reads a string's text: a view of the bytes, or, when it has
