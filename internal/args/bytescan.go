@@ -1,8 +1,8 @@
 package args
 
 import (
+	"encoding/binary"
 	"reflect"
-	"strings"
 	"unicode/utf8"
 	"unsafe"
 
@@ -28,9 +28,10 @@ type byteScanner struct {
 	depth  int // containers open
 	values int // array items and object members read
 	limits Limits
-	budget int             // bytes itemsLeft may still read: one pass, however deep
-	arena  strings.Builder // where the texts of short strings are copied, see keep
-	kept   int             // strings copied one by one
+	budget int    // bytes itemsLeft may still read: one pass, however deep
+	arena  []byte // where the texts of short strings are copied, see keep
+	used   int    // the bytes of arena that strings hold
+	kept   int    // strings copied one by one
 }
 
 // accept checks and decodes args into v, reporting whether it did. On
@@ -128,7 +129,7 @@ func (s *byteScanner) value(f *fnode, v reflect.Value) bool {
 	}
 	switch f.shape.Kind {
 	case rs.Struct:
-		return c == '{' && s.object(f, v)
+		return c == '{' && s.object(f, v, nil)
 	case rs.Map:
 		return c == '{' && s.dict(f, v)
 	case rs.Slice, rs.Array:
@@ -151,7 +152,11 @@ func (s *byteScanner) value(f *fnode, v reflect.Value) bool {
 	return false // an any, a json.RawMessage: the token reader keeps them
 }
 
-func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
+// object reads an object into the struct v, or, when v is the zero Value,
+// into the struct at base: a list of structs gives the address of each
+// item, and a reflect.Value is made only for a field that is not stored
+// in its slot.
+func (s *byteScanner) object(f *fnode, v reflect.Value, base unsafe.Pointer) bool {
 	if !s.open() {
 		return false
 	}
@@ -159,8 +164,7 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 		return false // seen is a bit set
 	}
 	var seen uint64
-	var base unsafe.Pointer // v's address, once a field is stored through it
-	next := 0               // the field after the last one read
+	next := 0 // the field after the last one read
 	if s.next() == '}' {
 		s.i++
 		s.depth--
@@ -174,8 +178,13 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 			// quoted name it would be written as.
 			i, known := next, false
 			if next < len(f.quoted) {
-				q := f.quoted[next]
-				known = q != "" && len(s.b)-s.i >= len(q) && string(s.b[s.i:s.i+len(q)]) == q
+				switch q := f.quoted[next]; {
+				case q == "":
+				case len(q) <= 8 && len(s.b)-s.i >= 8: // most names: one load
+					known = binary.LittleEndian.Uint64(s.b[s.i:])&(^uint64(0)>>(64-8*len(q))) == f.qwords[next]
+				default:
+					known = len(s.b)-s.i >= len(q) && string(s.b[s.i:s.i+len(q)]) == q
+				}
 			}
 			if known {
 				s.i += len(f.quoted[i])
@@ -202,7 +211,7 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 				if !s.scalar(f.fields[i], sl, unsafe.Add(base, sl.offset)) {
 					return false
 				}
-			} else if !s.value(f.fields[i], fieldAt(v, f.shape.Fields[i].Index)) {
+			} else if v = structAt(f, v, base); !s.value(f.fields[i], fieldAt(v, f.shape.Fields[i].Index)) {
 				return false
 			}
 			more, ok := s.more('}')
@@ -225,11 +234,22 @@ func (s *byteScanner) object(f *fnode, v reflect.Value) bool {
 		if f.required[i] {
 			return false
 		}
-		if sf.Default != nil && decodeDefault(sf.Shape, fieldAt(v, sf.Index), sf.Default) != nil {
-			return false
+		if sf.Default != nil {
+			if v = structAt(f, v, base); decodeDefault(sf.Shape, fieldAt(v, sf.Index), sf.Default) != nil {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// structAt is v, or, when it is the zero Value, the struct of plan f at
+// base as a settable Value.
+func structAt(f *fnode, v reflect.Value, base unsafe.Pointer) reflect.Value {
+	if v.IsValid() {
+		return v
+	}
+	return reflect.NewAt(f.shape.Type, base).Elem()
 }
 
 // plainName reports whether name is made of printable ASCII without a
@@ -365,6 +385,7 @@ func (s *byteScanner) sliceItems(f *fnode, w reflect.Value) (int, bool) {
 	// there is no pointer nor null to deal with.
 	e := f.elem
 	structs := e.nullOf == nil && !e.slow && e.shape.Kind == rs.Struct && e.shape.Type == w.Type().Elem()
+	size := w.Type().Elem().Size()
 	w.SetLen(w.Cap())
 	base := w.UnsafePointer()
 	for n := 0; ; n++ {
@@ -379,7 +400,7 @@ func (s *byteScanner) sliceItems(f *fnode, w reflect.Value) (int, bool) {
 		case direct:
 			ok = s.scalar(f.elem, f.elemSlot, unsafe.Add(base, uintptr(n)*f.elemSlot.size))
 		case structs:
-			ok = s.next() == '{' && s.object(f.elem, w.Index(n))
+			ok = s.next() == '{' && s.object(e, reflect.Value{}, unsafe.Add(base, uintptr(n)*size))
 		default:
 			ok = s.value(f.elem, w.Index(n))
 		}

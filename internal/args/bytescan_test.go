@@ -1,12 +1,14 @@
 package args
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -25,6 +27,8 @@ func TestByteScannerAccepts(t *testing.T) {
 		`{"city":"Oslo","small":1,"tags":["é","日本","😀"],"stops":[],"scores":{},"count":-0}`,
 		`{"city":"Oslo","small":1,"pair":[0,-1],"tags":[]}`,
 		`{"city":"Oslo","small":1,"ratio":1e-1,"f32":-3.4e38}`,
+		`{"city":"Abcdefghij\u006Bl","small":1}`,                             // 12 characters, one escaped
+		`{"city":"Oslo","small":1,"tags":["\u00e9t\u00e9 é\n","日\"本","\\"]}`, // escapes beside characters beyond ASCII
 	} {
 		var got richArgs
 		if !c.fast.accept([]byte(args), testLimits, reflect.ValueOf(&got).Elem()) {
@@ -48,46 +52,51 @@ func TestByteScannerAccepts(t *testing.T) {
 func TestByteScannerLeaves(t *testing.T) {
 	c := checkerFor[richArgs](t)
 	for _, args := range []string{
-		`{"city":"Paris"}`,                                         // required
-		`{"city":"Paris","small":1,"nope":1}`,                      // unknown
-		`{"city":"Paris","small":1,"small":1}`,                     // twice
-		`{"city":"Paris","small":1,"scores":{"a":1,"a":1}}`,        // twice in a map
-		`{"City":"Paris","small":1}`,                               // exact case
-		`{"ci\u0074y":"Paris","small":1}`,                          // an escaped name
-		"{\"city\":\"Par\xffis\",\"small\":1}",                     // not UTF-8
-		"{\"city\":\"Par\tis\",\"small\":1}",                       // a control character
-		`{"city":"Par\ud800is","small":1}`,                         // a lone surrogate
-		`{"city":"Par\udc00is","small":1}`,                         // a lone low surrogate
-		`{"city":"Par\ud83dis","small":1}`,                         // a high surrogate alone
-		`{"city":"Par\xis","small":1}`,                             // no such escape
-		`{"city":"Paris","small":1.0}`,                             // an integer as a float
-		`{"city":"Paris","small":1e1}`,                             // an integer with an exponent
-		`{"city":"Paris","small":128}`,                             // beyond int8
-		`{"city":"Paris","small":01}`,                              // a leading zero
-		`{"city":"Paris","small":-}`,                               // no digits
-		`{"city":"Paris","small":1.}`,                              // no fraction
-		`{"city":"Paris","small":1,"count":100}`,                   // exclusiveMaximum
-		`{"city":"Paris","small":1,"count":-1}`,                    // a negative uint
-		`{"city":"Paris","small":1,"ratio":1}`,                     // on a bound: exact
-		`{"city":"Paris","small":1,"ratio":1e999}`,                 // beyond the limits
-		`{"city":"Paris","small":1,"f32":3.5e38}`,                  // beyond float32
-		`{"city":"Paris","small":1,"unit":"kelvin"}`,               // enum
-		`{"city":"P","small":1}`,                                   // minLength
-		`{"city":"P1","small":1}`,                                  // pattern
-		`{"city":"Paris","small":1,"tags":["a","b","c","d"]}`,      // maxItems
-		`{"city":"Paris","small":1,"pair":[1,2,3]}`,                // beyond a Go array
-		`{"city":"Paris","small":1,"when":"2024-02-30T00:00:00Z"}`, // format
-		`{"city":"Paris","small":1,"blob":"aGk"}`,                  // base64
-		`{"city":"Paris","small":1,"days":null}`,                   // null, not nullable
-		`{"city":"Paris","small":1,"maybe":1}`,                     // a nullable of another type
-		`{"city":"Paris","small":1,"extra":1}`,                     // an any
-		`{"city":"Paris","small":1,"raw":1}`,                       // a json.RawMessage
-		`{"city":"Paris","small":1} x`,                             // trailing data
-		`{"city":"Paris","small":1,}`,                              // a trailing comma
-		`{"city":"Paris","small":1`,                                // cut short
-		`{"city":"Paris" "small":1}`,                               // no comma
-		`{"city":"Paris","small":tru}`,                             // a word cut short
-		`{"city":"Paris","small":1,"flag":truex}`,                  // a word too long
+		`{"city":"Paris"}`,                                             // required
+		`{"city":"Paris","small":1,"nope":1}`,                          // unknown
+		`{"city":"Paris","small":1,"small":1}`,                         // twice
+		`{"city":"Paris","small":1,"scores":{"a":1,"a":1}}`,            // twice in a map
+		`{"City":"Paris","small":1}`,                                   // exact case
+		`{"ci\u0074y":"Paris","small":1}`,                              // an escaped name
+		"{\"city\":\"Par\xffis\",\"small\":1}",                         // not UTF-8
+		"{\"city\":\"Par\tis\",\"small\":1}",                           // a control character
+		`{"city":"Par\ud800is","small":1}`,                             // a lone surrogate
+		`{"city":"Par\udc00is","small":1}`,                             // a lone low surrogate
+		`{"city":"Par\ud83dis","small":1}`,                             // a high surrogate alone
+		`{"city":"Par\xis","small":1}`,                                 // no such escape
+		`{"city":"Abcdefghij\u006Blm","small":1}`,                      // maxLength, one character escaped
+		"{\"city\":\"Paris\",\"small\":1,\"tags\":[\"a\\n\xff\"]}",     // not UTF-8 after an escape
+		"{\"city\":\"Paris\",\"small\":1,\"tags\":[\"a\xc3\\u00e9\"]}", // a character cut by an escape
+		"{\"city\":\"Paris\",\"small\":1,\"tags\":[\"a\\n\tb\"]}",      // a control character after an escape
+		"{\"city\":\"Paris\",\"small\":1,\"tags\":[\"a\\n",             // cut short after an escape
+		`{"city":"Paris","small":1.0}`,                                 // an integer as a float
+		`{"city":"Paris","small":1e1}`,                                 // an integer with an exponent
+		`{"city":"Paris","small":128}`,                                 // beyond int8
+		`{"city":"Paris","small":01}`,                                  // a leading zero
+		`{"city":"Paris","small":-}`,                                   // no digits
+		`{"city":"Paris","small":1.}`,                                  // no fraction
+		`{"city":"Paris","small":1,"count":100}`,                       // exclusiveMaximum
+		`{"city":"Paris","small":1,"count":-1}`,                        // a negative uint
+		`{"city":"Paris","small":1,"ratio":1}`,                         // on a bound: exact
+		`{"city":"Paris","small":1,"ratio":1e999}`,                     // beyond the limits
+		`{"city":"Paris","small":1,"f32":3.5e38}`,                      // beyond float32
+		`{"city":"Paris","small":1,"unit":"kelvin"}`,                   // enum
+		`{"city":"P","small":1}`,                                       // minLength
+		`{"city":"P1","small":1}`,                                      // pattern
+		`{"city":"Paris","small":1,"tags":["a","b","c","d"]}`,          // maxItems
+		`{"city":"Paris","small":1,"pair":[1,2,3]}`,                    // beyond a Go array
+		`{"city":"Paris","small":1,"when":"2024-02-30T00:00:00Z"}`,     // format
+		`{"city":"Paris","small":1,"blob":"aGk"}`,                      // base64
+		`{"city":"Paris","small":1,"days":null}`,                       // null, not nullable
+		`{"city":"Paris","small":1,"maybe":1}`,                         // a nullable of another type
+		`{"city":"Paris","small":1,"extra":1}`,                         // an any
+		`{"city":"Paris","small":1,"raw":1}`,                           // a json.RawMessage
+		`{"city":"Paris","small":1} x`,                                 // trailing data
+		`{"city":"Paris","small":1,}`,                                  // a trailing comma
+		`{"city":"Paris","small":1`,                                    // cut short
+		`{"city":"Paris" "small":1}`,                                   // no comma
+		`{"city":"Paris","small":tru}`,                                 // a word cut short
+		`{"city":"Paris","small":1,"flag":truex}`,                      // a word too long
 		`[]`,
 	} {
 		var got richArgs
@@ -296,6 +305,16 @@ type listArgs struct {
 	Grid  [][]uint16 `json:"grid,omitempty"`
 	Tree  *treeNode  `json:"tree,omitempty"`
 	Pts   []point    `json:"pts,omitempty"`
+	Legs  []leg      `json:"legs,omitempty"`
+}
+
+// leg is an item whose fields are not all stored in their slots: a list,
+// a pointer, a default.
+type leg struct {
+	From  string   `json:"from"`
+	Stops []string `json:"stops,omitempty"`
+	Wait  *int     `json:"wait,omitempty"`
+	Mode  string   `json:"mode,omitempty" jsonschema:"default=walk"`
 }
 
 type point struct {
@@ -340,6 +359,12 @@ func TestByteScannerLongLists(t *testing.T) {
 				return fmt.Sprintf(`{"x":%d,"y":%d}`, i, i)
 			}
 			return fmt.Sprintf(`{"x":%d}`, i) // y as the call before may have set it
+		}) +
+			`,"legs":` + longList(n, func(i int) string {
+			if i%2 == 0 {
+				return fmt.Sprintf(`{"from":"a%d","stops":["x","y"],"wait":%d}`, i, i) // the default mode
+			}
+			return `{"mode":"bus","from":"b"}`
 		}) + `}`
 		var got listArgs
 		if !c.fast.accept([]byte(args), testLimits, reflect.ValueOf(&got).Elem()) {
@@ -348,7 +373,7 @@ func TestByteScannerLongLists(t *testing.T) {
 		if !checkPaths[listArgs](t, c, args) {
 			t.Fatalf("%d items: the fast path leaves the call", n)
 		}
-		for _, l := range []int{len(got.Words), len(got.Nums), len(got.Flags), len(got.Rows), len(got.Grid), len(got.Pts)} {
+		for _, l := range []int{len(got.Words), len(got.Nums), len(got.Flags), len(got.Rows), len(got.Grid), len(got.Pts), len(got.Legs)} {
 			if l != n {
 				t.Fatalf("%d items: a list of %d", n, l)
 			}
@@ -418,5 +443,62 @@ func TestProbe(t *testing.T) {
 	s := byteScanner{b: []byte(`1]`), limits: testLimits, budget: 0}
 	if _, whole := s.probe(); whole {
 		t.Errorf("probe with no budget reads")
+	}
+}
+
+// TestKeptStringsAreCopies holds the byte scanner's strings to copies of
+// the arguments, whatever their length and wherever they fall across the
+// chunks keep copies them into: a caller may write over its bytes once
+// Decode returns, and the function's strings must not change.
+func TestKeptStringsAreCopies(t *testing.T) {
+	c := checkerFor[listArgs](t)
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, total := range []int{100, 600, 5_000, 40_000} {
+		var words []string
+		for n := 0; n < total; {
+			w := strings.Repeat("abcdefghij", r.IntN(12)) + fmt.Sprint(n) // up to 120 bytes
+			if r.IntN(50) == 0 {
+				w = strings.Repeat("x", arenaChunk/4+r.IntN(3)-1) // about the longest a chunk takes
+			}
+			words = append(words, w)
+			n += len(w) + 3
+		}
+		want, err := json.Marshal(listArgs{Words: words, Rows: []richStop{{Name: words[0], Hours: 1}, {Name: words[len(words)-1], Hours: 2}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := bytes.Clone(want)
+		var got listArgs
+		if !c.fast.accept(args, Limits{MaxBytes: 1 << 20, MaxDepth: 8, MaxValues: 1 << 20}, reflect.ValueOf(&got).Elem()) {
+			t.Fatalf("%d bytes: the byte scanner does not accept the call", len(args))
+		}
+		for i := range args {
+			args[i] = '#'
+		}
+		var wantArgs listArgs
+		if err := json.Unmarshal(want, &wantArgs); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(wantArgs, got); diff != "" {
+			t.Fatalf("%d bytes, after the arguments were written over (-want +got):\n%.2000s", len(args), diff)
+		}
+	}
+}
+
+// TestRuneCount holds the count of characters of the byte scanner to
+// utf8.RuneCountInString on valid UTF-8 of every width, at every offset
+// of a word.
+func TestRuneCount(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	chars := []string{"a", " ", "é", "ß", "日", "本", "😀", "\u0080", "\u07ff", "\u0800", "\uffff", "\U00010000", "\U0010ffff"}
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(40) {
+			b.WriteString(chars[r.IntN(len(chars))])
+		}
+		s := b.String()
+		if got, want := runeCount(s), utf8.RuneCountInString(s); got != want {
+			t.Fatalf("runeCount(%q) = %d, want %d", s, got, want)
+		}
 	}
 }

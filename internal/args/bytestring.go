@@ -3,8 +3,8 @@ package args
 import (
 	"encoding/base64"
 	"encoding/binary"
+	"math/bits"
 	"reflect"
-	"strings"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -38,28 +38,29 @@ const (
 
 // keep is the text of b as a string to keep: b itself when the scanner
 // made it for this string alone (owned), which nothing writes again, else
-// a copy, short ones side by side in a chunk that is only ever appended
-// to.
+// a copy, short ones side by side in a chunk that is only ever written
+// past its used bytes. The chunk is a byte slice the scanner alone holds,
+// not a strings.Builder: a string costs a copy of its bytes, and no store
+// of a pointer that the garbage collector must see while it marks. (A
+// copy of the arguments' bytes from one string on, which strings would be
+// views of, costs no less, and holds the bytes between the strings too.)
 func (s *byteScanner) keep(b []byte, owned bool) string {
 	switch {
 	case owned:
 		return view(b)
 	case len(b) == 0:
 		return ""
-	case len(b) > s.arena.Cap()-s.arena.Len():
+	case len(b) > len(s.arena)-s.used:
 		if len(b) > arenaChunk/4 || s.kept < arenaAfter && len(s.b) < arenaFrom {
 			s.kept++
 			return string(b)
 		}
-		// The text still to read holds every string still to come. A
-		// Builder's buffer is not zeroed first, and is only appended to
-		// within its capacity, never moved: the strings stay as written.
-		s.arena = strings.Builder{}
-		s.arena.Grow(min(len(s.b)-s.i+len(b), arenaChunk))
+		// The text still to read holds every string still to come.
+		s.arena, s.used = make([]byte, min(len(s.b)-s.i+len(b), arenaChunk)), 0
 	}
-	s.arena.Write(b)
-	all := s.arena.String()
-	return all[len(all)-len(b):]
+	n := s.used
+	s.used += copy(s.arena[n:], b)
+	return view(s.arena[n:s.used])
 }
 
 // str reads a string's text: a view of the bytes, or, when it has
@@ -77,8 +78,8 @@ func (s *byteScanner) str() (text []byte, owned, ascii, ok bool) {
 		return nil, false, false, false
 	}
 	if b[j] == '\\' {
-		text, ok = s.escaped(start)
-		return text, true, false, ok
+		text, ascii, ok = s.escaped(start, j)
+		return text, true, ascii, ok
 	}
 	text = b[start:j] // b[j] is the closing quote
 	if high != 0 && !utf8.Valid(text) {
@@ -99,10 +100,13 @@ func plainRun(b []byte, j int) (int, uint64) {
 		x := binary.LittleEndian.Uint64(b[j:])
 		q, bs := x^(ones*'"'), x^(ones*'\\')
 		// A byte below 0x20, or equal to '"' or '\\' (zero after the xor),
-		// sets its high bit in special; bytes beyond ASCII do not.
+		// sets its high bit in special; bytes beyond ASCII do not. A borrow
+		// carries only from a byte that is itself special, so the lowest
+		// bit set is the first special byte.
 		special := ((x - ones*0x20) | (q - ones) | (bs - ones)) &^ x &^ q &^ bs & highs
 		if special != 0 {
-			break
+			k := bits.TrailingZeros64(special) + 1 - 8 // the first special byte's lowest bit
+			return j + k/8, high | x&highs&(1<<k-1)
 		}
 		high |= x & highs
 	}
@@ -117,33 +121,39 @@ func plainRun(b []byte, j int) (int, uint64) {
 }
 
 // escaped reads a string with escapes into a new buffer, from the first
-// byte of its text.
-func (s *byteScanner) escaped(start int) ([]byte, bool) {
+// byte of its text, start, and esc, its first escape; ascii reports text of
+// ASCII alone. Its end is found, and its text checked, a run of plain
+// bytes at a time: the UTF-8 of the runs that hold bytes beyond ASCII,
+// each on its own (an escape writes whole characters, so a character cut
+// by one is invalid either way).
+func (s *byteScanner) escaped(start, esc int) (text []byte, ascii, ok bool) {
 	b := s.b
-	end := start // the closing quote: the text is never longer unescaped
+	end := esc // the closing quote: the text is never longer unescaped
 	for end < len(b) && b[end] != '"' {
-		if b[end] == '\\' {
-			end++
+		if b[end] < ' ' {
+			return nil, false, false
 		}
-		end++
+		end, _ = plainRun(b, end+2) // over the escape's first two bytes
 	}
 	if end >= len(b) {
-		return nil, false
+		return nil, false, false
 	}
 	out := make([]byte, 0, end-start)
+	var high uint64
 	for j := start; ; {
-		k, _ := plainRun(b[:end], j)
+		k, h := plainRun(b[:end], j)
+		if h != 0 && !utf8.Valid(b[j:k]) {
+			return nil, false, false
+		}
+		high |= h
 		out = append(out, b[j:k]...)
 		j = k
 		if j == end {
-			if !utf8.Valid(out) {
-				return nil, false
-			}
 			s.i = end + 1
-			return out, true
+			return out, high == 0, true
 		}
 		if b[j] < ' ' || j+1 >= end {
-			return nil, false
+			return nil, false, false
 		}
 		j += 2
 		switch b[j-1] {
@@ -162,25 +172,28 @@ func (s *byteScanner) escaped(start int) ([]byte, bool) {
 		case 'u':
 			r, ok := hex4(b[:end], j)
 			if !ok {
-				return nil, false
+				return nil, false, false
 			}
 			j += 4
 			if r >= 0xD800 && r < 0xDC00 { // a high surrogate: its pair must follow
 				if j+1 >= end || b[j] != '\\' || b[j+1] != 'u' {
-					return nil, false
+					return nil, false, false
 				}
 				lo, ok := hex4(b[:end], j+2)
 				if !ok || lo < 0xDC00 || lo >= 0xE000 {
-					return nil, false
+					return nil, false, false
 				}
 				j += 6
 				r = 0x10000 + (r-0xD800)<<10 + (lo - 0xDC00)
 			} else if r >= 0xDC00 && r < 0xE000 {
-				return nil, false
+				return nil, false, false
+			}
+			if r >= utf8.RuneSelf {
+				high |= 0x80
 			}
 			out = utf8.AppendRune(out, r)
 		default:
-			return nil, false
+			return nil, false, false
 		}
 	}
 }
@@ -252,7 +265,7 @@ func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool)
 	if f.minLen >= 0 || f.maxLen >= 0 {
 		n := len(str)
 		if !ascii {
-			n = utf8.RuneCountInString(str)
+			n = runeCount(str)
 		}
 		if f.minLen >= 0 && n < f.minLen || f.maxLen >= 0 && n > f.maxLen {
 			return "", nil, false
@@ -262,6 +275,27 @@ func (s *byteScanner) checkedString(f *fnode) (str string, text []byte, ok bool)
 		return "", nil, false
 	}
 	return str, text, true
+}
+
+// runeCount is the number of characters of str, valid UTF-8 as every
+// string str reads is: its bytes less its continuation bytes (10xxxxxx),
+// counted eight at a time. utf8.RuneCountInString decodes each character
+// of text beyond ASCII, to count an invalid byte as one, which valid
+// text has none of.
+func runeCount(str string) int {
+	const highs = 0x8080808080808080
+	b := unsafe.Slice(unsafe.StringData(str), len(str)) // read, never written
+	n, j := len(b), 0
+	for ; j+8 <= len(b); j += 8 {
+		x := binary.LittleEndian.Uint64(b[j:])
+		n -= bits.OnesCount64(x & highs &^ (x << 1)) // bit 7 set, bit 6 clear
+	}
+	for ; j < len(b); j++ {
+		if b[j]&0xC0 == 0x80 {
+			n--
+		}
+	}
+	return n
 }
 
 // slicesIndex is the index of text among ss, -1 when absent.

@@ -3,6 +3,7 @@ package args
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -76,6 +77,7 @@ type fnode struct {
 	allowed  []string
 	slots    []slot   // parallel to shape.Fields: where the byte scanner stores each
 	quoted   []string // parallel to shape.Fields: each name as JSON writes it without escapes, "" when it needs them
+	qwords   []uint64 // parallel to quoted: a quoted name of up to 8 bytes as a little-endian word, compared in one load
 }
 
 type boundKind uint8
@@ -262,9 +264,13 @@ func (c *fastCompiler) compile(shape *rs.Shape, s any) *fnode {
 		f.allowed = shape.FieldNames()
 		f.slots = slots(shape)
 		f.quoted = make([]string, len(shape.Fields))
+		f.qwords = make([]uint64, len(shape.Fields))
 		for i, sf := range shape.Fields {
 			if plainName(sf.Name) {
 				f.quoted[i] = `"` + sf.Name + `"`
+				var w [8]byte
+				copy(w[:], f.quoted[i])
+				f.qwords[i] = binary.LittleEndian.Uint64(w[:])
 			}
 		}
 		req, _ := m["required"].([]any)
