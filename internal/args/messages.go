@@ -155,9 +155,13 @@ func snippet(v any) string {
 
 // snippetRaw is snippet for a value still in its bytes. A value that is not
 // large is parsed and shown exactly as snippet shows it; a large one only
-// compacted up to the cut, so that showing it costs little.
+// compacted up to the cut, so that showing it costs little, unless it holds
+// an object or an escape: snippet shows an object's members in sorted order
+// and a string's characters re-encoded, and the model's bytes need not be
+// in that order or that encoding, so such a value is parsed whatever its
+// length (at most once per problem, and the problems are bounded).
 func snippetRaw(raw []byte) string {
-	if len(raw) <= 4*snippetMax {
+	if len(raw) <= 4*snippetMax || bytes.IndexAny(raw, "{\\") >= 0 {
 		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.UseNumber()
 		var v any

@@ -385,6 +385,13 @@ func FuzzPaths(f *testing.F) {
 	f.Add(`{"city":"New York","small":1,"tags":["a long tag\nwith é and \u00e9","\ud83d\ude00 and more text"],"scores":{"k\u00e9y one":1.5},"stops":[{"name":"first stop of many"},{"name":"b","hours":2}]}`)
 	// Lists too long to count first, read into a pooled slice.
 	f.Add(`{"city":"Oslo","small":2,"stops":[` + strings.Repeat(`{"name":"a stop on the way","hours":2},{"name":"b"},`, 8) + `{"name":"last"}],"tree":{"value":1,"children":[` + strings.Repeat(`{"value":2,"children":[{"value":3},{"value":4}]},`, 12) + `{"value":5}]}}`)
+	// Values of the wrong type, longer than a snippet reads from its bytes:
+	// an object whose members are not in sorted order, one inside a list,
+	// and a string written with escapes.
+	long := strings.Repeat("x", 300)
+	f.Add(`{"city":{"z":1,"a":"` + long + `"},"small":1}`)
+	f.Add(`{"city":[{"z":1,"a":"` + long + `"}],"small":1}`)
+	f.Add(`{"city":"Oslo","small":"\u0074` + long + `"}`)
 	c := checkerFor[richArgs](f)
 	f.Fuzz(func(t *testing.T, args string) {
 		checkPaths[richArgs](t, c, args)
