@@ -85,27 +85,54 @@ func NamespaceByTag(byTag map[string]Namespace) NamespaceRule {
 }
 
 // namespaceOf is the namespace a run declares t in: "" for a tool
-// declared on its own.
+// declared on its own. A run whose host set its own params.Tools declares
+// nothing itself, so the rule does not apply: the host's array says where
+// its functions are (hostNamespaces).
 func (m *responsesModel) namespaceOf(t toolreg.AnyTool) (Namespace, bool) {
-	if m.deferred == nil || m.a.namespaces == nil || !m.deferred(t) {
+	if m.fixedTools || m.deferred == nil || m.a.namespaces == nil || !m.deferred(t) {
 		return Namespace{}, false
 	}
 	return m.a.namespaces(t)
 }
 
-// callName is the registry name of a call the model made of name in
-// namespace: the one place that maps the API's pair back. A pair the run
-// did not declare is given a name no registry tool has (namespace, a dot,
-// name; dots are not allowed in tool names), so that the loop refuses
-// it as it does any tool not offered.
-func (m *responsesModel) callName(name, namespace string) string {
-	declared := ""
+// declaredNamespace is the namespace the request declared the function
+// name in: "" for none.
+func (m *responsesModel) declaredNamespace(name string) string {
+	if m.fixedTools {
+		return m.hostNamespaces[name]
+	}
 	if t, ok := m.a.reg.Lookup(name); ok {
 		if ns, ok := m.namespaceOf(t); ok {
-			declared = ns.Name
+			return ns.Name
 		}
 	}
-	if namespace == declared {
+	return ""
+}
+
+// hostNamespaces maps each function of the host's own tools array that
+// sits in a namespace to the namespace's name.
+func hostNamespaces(tools []responses.ToolUnionParam) map[string]string {
+	byName := map[string]string{}
+	for _, t := range tools {
+		if t.OfNamespace == nil {
+			continue
+		}
+		for _, fn := range t.OfNamespace.Tools {
+			if fn.OfFunction != nil {
+				byName[fn.OfFunction.Name] = t.OfNamespace.Name
+			}
+		}
+	}
+	return byName
+}
+
+// callName is the registry name of a call the model made of name in
+// namespace: the one place that maps the API's pair back. A pair the
+// request did not declare is given a name no registry tool has
+// (namespace, a dot, name; dots are not allowed in tool names), so that
+// the loop never runs it; RefuseCall tells the model why.
+func (m *responsesModel) callName(name, namespace string) string {
+	if namespace == m.declaredNamespace(name) {
 		return name
 	}
 	if namespace == "" {

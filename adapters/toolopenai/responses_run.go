@@ -102,7 +102,7 @@ func (a *Responses) model(client ResponsesClient, params responses.ResponseNewPa
 	if state == nil {
 		return nil, errors.New("openai: a Responses model without a state")
 	}
-	m := &responsesModel{a: a, client: client, params: params, fixedTools: len(params.Tools) > 0}
+	m := &responsesModel{a: a, client: client, params: params, fixedTools: len(params.Tools) > 0, hostNamespaces: hostNamespaces(params.Tools)}
 	m.run = &ResponsesRunResult{State: state}
 	if state.Cursor != "" {
 		m.params.PreviousResponseID = openai.String(state.Cursor)
@@ -129,7 +129,10 @@ type responsesModel struct {
 	streaming  bool // ask through client.NewStreaming
 	params     responses.ResponseNewParams
 	fixedTools bool
-	tools      adapt.StepTools[responses.ToolUnionParam]
+	// hostNamespaces, with fixedTools, maps the host's namespaced
+	// functions to their namespace.
+	hostNamespaces map[string]string
+	tools          adapt.StepTools[responses.ToolUnionParam]
 	// deferred, when set, is the run's deferral, searched with the API's
 	// tool_search (nativeTools); nil searches on the client.
 	deferred func(toolreg.AnyTool) bool
