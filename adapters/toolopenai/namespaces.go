@@ -7,6 +7,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 )
 
 // Namespace is a group of deferred tools that a Responses run declares
@@ -139,6 +140,34 @@ func (m *responsesModel) callName(name, namespace string) string {
 		namespace = "(none)"
 	}
 	return namespace + "." + name
+}
+
+// RefuseCall refuses a call callName gave a qualified name, the pair the
+// request did not declare (adapt.CallRefuser): as a call of a tool not
+// offered, telling the model which namespace the tool is in, or that it
+// is in none, when the step offers the tool; not even that when the step
+// hides it. A name of no tool is left to the loop, an unknown tool.
+func (m *responsesModel) RefuseCall(step *agent.Step, c toolreg.ToolCall) (toolreg.Output, bool) {
+	namespace, name, qualified := strings.Cut(c.Name, ".")
+	if !qualified {
+		return toolreg.Output{}, false
+	}
+	if _, ok := m.a.reg.Lookup(name); !ok {
+		return toolreg.Output{}, false
+	}
+	err := fmt.Errorf("%w: step %d: tool %q called in namespace %q", agent.ErrNotOffered, step.Number, name, namespace)
+	var text string
+	switch declared := m.declaredNamespace(name); {
+	case !step.Allows(name):
+		text = fmt.Sprintf("tool %q is not available at this point in namespace %q", name, namespace)
+	case declared == "":
+		text = fmt.Sprintf("tool %q is in no namespace: call it by its name alone, without namespace %q", name, namespace)
+	case namespace == "(none)":
+		text = fmt.Sprintf("tool %q is in namespace %q: call it with that namespace", name, declared)
+	default:
+		text = fmt.Sprintf("tool %q is in namespace %q, not %q: call it with namespace %q", name, declared, namespace, declared)
+	}
+	return toolreg.Output{Text: text, IsError: true, Err: err}, true
 }
 
 // grouped is params with the namespaced tools moved into their
