@@ -134,7 +134,7 @@ type responsesModel struct {
 	hostNamespaces map[string]string
 	tools          adapt.StepTools[responses.ToolUnionParam]
 	// deferred, when set, is the run's deferral, searched with the API's
-	// tool_search (nativeTools); nil searches on the client.
+	// tool_search (stepTools); nil searches on the client.
 	deferred func(toolreg.AnyTool) bool
 	unsent   []responses.ResponseInputItemUnionParam // answered, not yet sent
 	run      *ResponsesRunResult
@@ -147,15 +147,16 @@ func (m *responsesModel) Info() agent.RunInfo {
 func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
-	if native := m.nativeTools(s); !m.fixedTools && native != nil {
-		tools, err := m.tools.For(native, m.nativeToolsOf)
+	declared, native := m.stepTools(s)
+	if !m.fixedTools && native {
+		tools, err := m.tools.For(declared, m.nativeToolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-		params.ToolChoice = m.nativeChoice(s, native)
+		params.ToolChoice = m.nativeChoice(s, declared)
 	} else if !m.fixedTools {
-		tools, err := m.tools.For(s.Declared(), m.a.toolsOf)
+		tools, err := m.tools.For(declared, m.a.toolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
@@ -279,22 +280,23 @@ func (a *Responses) toolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam
 	return responsesTools(es), nil
 }
 
-// nativeTools is the step's tools for the API's tool_search, nil when the
-// run searches on the client or the registry has no deferred tool: the
-// tools the step declares, which are every tool of the registry when the
-// model searches natively (SearchesNatively; deferred ones are sent with
-// defer_loading, and the API loads what its search finds), in the run's
-// order, without the loop's own search; the same every step, a step's
-// restriction going in tool_choice.
-func (m *responsesModel) nativeTools(s *agent.Step) []toolreg.AnyTool {
-	if m.deferred == nil {
-		return nil
-	}
+// stepTools is the tools a step declares, and whether the API's
+// tool_search serves them (native): when the run searches on the client,
+// or defers no tool, the tools the step declares; when the model searches
+// natively (SearchesNatively), the loop declares every tool of the
+// registry, deferred ones sent with defer_loading for the API to load
+// what its search finds, in the run's order, without the loop's own
+// search, a step's restriction going in tool_choice. A deferred tool the
+// step hides is not declared, since the search would show the model its
+// name and description: the array changes when the hidden set does,
+// which costs the prompt cache from the tools on, the price of hiding.
+func (m *responsesModel) stepTools(s *agent.Step) ([]toolreg.AnyTool, bool) {
 	tools := s.Declared()
-	if !slices.ContainsFunc(tools, m.deferred) {
-		return nil
+	if m.deferred == nil {
+		return tools, false
 	}
-	return tools
+	tools = slices.DeleteFunc(tools, func(t toolreg.AnyTool) bool { return m.deferred(t) && !s.Allows(t.Name()) })
+	return tools, slices.ContainsFunc(tools, m.deferred)
 }
 
 // SearchesNatively tells the loop that the API's tool_search serves the
@@ -322,7 +324,7 @@ func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.Too
 	return append(params, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}}), nil
 }
 
-// nativeChoice is responsesStepChoice over the tools of nativeTools: a
+// nativeChoice is responsesStepChoice over the tools of stepTools: a
 // step that allows fewer of them names those (a namespaced one with its
 // namespace), and the tool search, in allowed_tools. The API reference
 // lists hosted tools there by their type alone ({"type":
