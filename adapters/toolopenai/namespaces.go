@@ -44,10 +44,9 @@ type NamespaceRule func(toolreg.AnyTool) (Namespace, bool)
 // in allowed_tools with their namespace ({"type":"function","name":...,
 // "namespace":...}, the pair a call carries; the API's reference gives no
 // form for it, so a model that ignores the member is still held by the
-// loop's refusal). A forced tool
-// (agent.ChoiceTool) is named without one, since the API's
-// tool_choice function has no namespace member: force only tools not
-// grouped.
+// loop's refusal). Forcing a namespaced tool (agent.ChoiceTool) fails
+// the run with agent.ErrInvalidStep, since the API's tool_choice function
+// has no namespace member: force only tools not grouped.
 func WithNamespaces(rule NamespaceRule) Option {
 	return Option{func(c *config) { c.namespaces = rule }}
 }

@@ -2,12 +2,15 @@ package toolopenai
 
 import (
 	"context"
+	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/internal/adapt/adapttest"
 )
 
@@ -47,5 +50,32 @@ func TestNamespacesFixedToolsHostNamespace(t *testing.T) {
 	}
 	if diff := cmp.Diff(map[string]int{"refund_order": 1}, ran); diff != "" {
 		t.Errorf("tools run (-want +got):\n%s\nresults: %+v", diff, results)
+	}
+}
+
+// TestNamespacesForcedNamespacedTool: forcing a tool that sits in a
+// namespace fails the run up front, since tool_choice cannot name the
+// namespace; forcing a tool of none is sent.
+func TestNamespacesForcedNamespacedTool(t *testing.T) {
+	for _, tt := range []struct {
+		tool string
+		err  error
+	}{{"refund_order", agent.ErrInvalidStep}, {"send_email", nil}} {
+		t.Run(tt.tool, func(t *testing.T) {
+			api := fakeOpenAI(responsesAnswer("Done."))
+			client := newClient(t, api)
+			opts := adapttest.NativeSearch(nil)
+			opts.PrepareStep = func(_ context.Context, s *agent.Step) error {
+				s.Choice = agent.Force(tt.tool)
+				return nil
+			}
+			_, err := NewResponses(adapttest.DeferredRegistry(map[string]int{}), WithNamespaces(billing)).Run(context.Background(), &client.Responses, responsesParams(), nil, opts)
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("err = %v, want %v", err, tt.err)
+			}
+			if tt.err != nil && (len(api.Requests) != 0 || !strings.Contains(err.Error(), `namespace "billing"`)) {
+				t.Errorf("%d requests sent, err %v: want none, and the namespace named", len(api.Requests), err)
+			}
+		})
 	}
 }

@@ -154,7 +154,9 @@ func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-		params.ToolChoice = m.nativeChoice(s, declared)
+		if params.ToolChoice, err = m.nativeChoice(s, declared); err != nil {
+			return agent.Reply{}, err
+		}
 	} else if !m.fixedTools {
 		tools, err := m.tools.For(declared, m.a.toolsOf)
 		if err != nil {
@@ -329,10 +331,20 @@ func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.Too
 // namespace), and the tool search, in allowed_tools. The API reference
 // lists hosted tools there by their type alone ({"type":
 // "image_generation"}), the form the tool search takes here; it shows no
-// example of tool_search itself.
-func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) responses.ResponseNewParamsToolChoiceUnion {
+// example of tool_search itself. A forced tool that sits in a namespace
+// is an error (agent.ErrInvalidStep): the API's tool_choice function has
+// no namespace member, and the call it forces would come back without
+// its namespace, refused.
+func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) (responses.ResponseNewParamsToolChoiceUnion, error) {
+	if s.Choice.Mode == agent.ChoiceTool {
+		if t, ok := m.a.reg.Lookup(s.Choice.Tool); ok {
+			if ns, ok := m.namespaceOf(t); ok {
+				return responses.ResponseNewParamsToolChoiceUnion{}, fmt.Errorf("openai: step %d: %w: tool %q is forced but sits in namespace %q, and the Responses API cannot force a function of a namespace; force a tool the NamespaceRule leaves out, or restrict the step to it (agent.Required with Only)", s.Number, agent.ErrInvalidStep, s.Choice.Tool, ns.Name)
+			}
+		}
+	}
 	if s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone {
-		return responsesToolChoice(s.Choice)
+		return responsesToolChoice(s.Choice), nil
 	}
 	var allowed []map[string]any
 	for _, t := range tools {
@@ -346,17 +358,17 @@ func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) re
 		allowed = append(allowed, entry)
 	}
 	if len(allowed) == len(tools) {
-		return responsesToolChoice(s.Choice)
+		return responsesToolChoice(s.Choice), nil
 	}
 	if len(allowed) == 0 {
-		return responsesToolChoice(agent.None)
+		return responsesToolChoice(agent.None), nil
 	}
 	mode := responses.ToolChoiceAllowedModeAuto
 	if s.Choice.Mode == agent.ChoiceRequired {
 		mode = responses.ToolChoiceAllowedModeRequired
 	}
 	allowed = append(allowed, map[string]any{"type": "tool_search"})
-	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: allowed}}
+	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: allowed}}, nil
 }
 
 // responsesStepChoice is chatStepChoice in the Responses API's form.
