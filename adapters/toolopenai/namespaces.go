@@ -33,7 +33,10 @@ type NamespaceRule func(toolreg.AnyTool) (Namespace, bool)
 // when many deferred tools come from a few sources (several MCP servers
 // imported with a prefix each: NamespaceByPrefix; or tags:
 // NamespaceByTag). A deferred tool the rule leaves out, and every tool
-// not deferred, is declared on its own as before.
+// not deferred, is declared on its own as before. It does nothing where
+// the API's tool_search is not used: under WithClientToolSearch, and in a
+// model made with Responses.Model (as tooltemporal does), which searches
+// on the client; nor for a host that sets params.Tools itself.
 //
 // A function keeps its registry name inside its namespace, and the API
 // sends its calls with the name and the namespace. A call is run only
