@@ -437,9 +437,11 @@ type partialKey struct {
 }
 
 // Add takes in one event of a run. For a CallStarted or ArgumentsDelta it
-// returns the call's PartialArguments, the delta written; for a CallReady
-// or CallResult it forgets the call (its arguments are whole in the event)
-// and returns nil, as for any other event.
+// returns the call's PartialArguments, the delta written; for a CallReady,
+// which the loop sends for every call before it runs or is refused, it
+// forgets the call (its arguments are whole in the event; a call without
+// an id is forgotten when its step ends) and returns nil, as for any other
+// event.
 func (c *PartialCalls) Add(e Event) *PartialArguments {
 	if e.Step != c.step {
 		c.step, c.n, c.calls = e.Step, 0, nil
