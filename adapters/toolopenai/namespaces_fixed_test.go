@@ -74,3 +74,28 @@ func TestNamespacesForcedNamespacedTool(t *testing.T) {
 		})
 	}
 }
+
+// TestRefuseCallHiddenOrUnknown: a wrong pair of a tool the step hides
+// says no more than that the tool is not available; a pair naming no tool
+// and a plain name are left to the loop.
+func TestRefuseCallHiddenOrUnknown(t *testing.T) {
+	reg := adapttest.DeferredRegistry(map[string]int{})
+	m, err := NewResponses(reg, WithNamespaces(billing)).model(nil, responsesParams(), &agent.State{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.deferred = toolreg.Deferred
+	s := agent.NewStep(1, reg)
+	if err := s.Hide("refund_order"); err != nil {
+		t.Fatal(err)
+	}
+	out, refused := m.RefuseCall(s, toolreg.ToolCall{Name: "mail.refund_order"})
+	if !refused || !errors.Is(out.Err, agent.ErrNotOffered) || strings.Contains(out.Text, "billing") {
+		t.Errorf("hidden: %v %+v; want refused as not offered, its namespace unsaid", refused, out)
+	}
+	for _, name := range []string{"billing.no_such_tool", "refund_order"} {
+		if _, refused := m.RefuseCall(s, toolreg.ToolCall{Name: name}); refused {
+			t.Errorf("%s refused by the model, want it left to the loop", name)
+		}
+	}
+}
