@@ -31,9 +31,11 @@ const MaxPartialDepth = 10000
 // The cost is linear over a stream: each byte is scanned once, when it is
 // written, and JSON copies only the bytes that became showable since the
 // last call, plus the closing brackets. A 1 MB write_file content in 1,000
-// deltas, with JSON asked after each, took 17 to 26 ms; in 100,000 deltas
-// 18 to 24 ms, over two runs on 2 busy shared cores (go test ./agent/
-// -run '^$' -bench PartialArguments -benchtime 20x). Decode is a json.Unmarshal of the JSON so far,
+// deltas, with JSON asked after each, took 15 to 34 ms; in 100,000 deltas
+// 19 to 27 ms, over five runs on 2 busy shared cores (go test ./agent/
+// -run '^$' -bench PartialArguments -benchtime 20x -count 5): the same
+// time whatever the number of deltas. Decode is a json.Unmarshal of the
+// JSON so far,
 // linear in its size: a host that decodes a long argument on every delta
 // pays for it again each time, and should decode every so many bytes, or
 // on a timer, instead.
@@ -437,9 +439,11 @@ type partialKey struct {
 }
 
 // Add takes in one event of a run. For a CallStarted or ArgumentsDelta it
-// returns the call's PartialArguments, the delta written; for a CallReady
-// or CallResult it forgets the call (its arguments are whole in the event)
-// and returns nil, as for any other event.
+// returns the call's PartialArguments, the delta written; for a CallReady,
+// which the loop sends for every call before it runs or is refused, it
+// forgets the call (its arguments are whole in the event; a call without
+// an id is forgotten when its step ends) and returns nil, as for any other
+// event.
 func (c *PartialCalls) Add(e Event) *PartialArguments {
 	if e.Step != c.step {
 		c.step, c.n, c.calls = e.Step, 0, nil

@@ -43,12 +43,14 @@ type answer struct {
 // step is an agent.Step as data: the tools it offers, and those its
 // request declares, in order (the run's tools array: deferred tools not
 // found left out, the loop's tool search in). A step of a history written
-// before Declared was carried has none, and declares every tool.
+// before Declared was carried has no "declared" member (nil), and declares
+// every tool; a step that declares none has an empty list, which is why
+// the member is written even when empty.
 type step struct {
 	Number   int              `json:"number"`
 	Tools    []string         `json:"tools"`
 	Choice   agent.ToolChoice `json:"choice"`
-	Declared []string         `json:"declared,omitempty"`
+	Declared []string         `json:"declared"`
 }
 
 // agentStep is the step again, over reg.

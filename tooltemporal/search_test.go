@@ -2,6 +2,7 @@ package tooltemporal
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -75,5 +76,40 @@ func TestWireStepNames(t *testing.T) {
 	}
 	if diff := gocmp.Diff([]string{"weather", agent.SearchToolName}, names); diff != "" || s.Allows(agent.SearchToolName) {
 		t.Errorf("declared (-want +got):\n%s; search offered: %v", diff, s.Allows(agent.SearchToolName))
+	}
+}
+
+// TestWireStepDeclaresNone: a step that declares no tool still declares
+// none once it went through JSON, as the history stores it; a step of an
+// older history, without the member, declares every tool.
+func TestWireStepDeclaresNone(t *testing.T) {
+	reg := testRegistry(&seen{})
+	for _, tt := range []struct {
+		name string
+		wire func(t *testing.T) []byte
+		want int
+	}{
+		{"declares none", func(t *testing.T) []byte {
+			b, err := json.Marshal(&step{Number: 1, Declared: make([]string, 0)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return b
+		}, 0},
+		{"older history", func(*testing.T) []byte { return []byte(`{"number":1,"tools":null,"choice":{}}`) }, len(agent.NewStep(1, reg).Declared())},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var in step
+			if err := json.Unmarshal(tt.wire(t), &in); err != nil {
+				t.Fatal(err)
+			}
+			s, err := in.agentStep(reg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(s.Declared()); got != tt.want || tt.want == 0 && len(s.Tools()) != 0 {
+				t.Errorf("declared %d tools, offered %v; want %d declared", got, s.Tools(), tt.want)
+			}
+		})
 	}
 }

@@ -294,26 +294,22 @@ func (m *model) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), 
 }
 
 // nativeTools is the step's tools for Anthropic's tool search, nil when
-// the run searches on the client or defers no tool: the tools the step
-// declares (the loop declares every tool of the registry when the model
-// searches natively, SearchesNatively) that it offers, and the deferred
-// ones whether offered or not. A deferred tool costs no prompt until the
-// search finds it, and keeping them all keeps the array the same from a
-// step that offers them to one that does not; the loop refuses a call of
-// one the step does not offer, as of any tool.
+// the run searches on the client or the step offers no deferred tool:
+// the tools the step declares (the loop declares every tool of the
+// registry when the model searches natively, SearchesNatively) that it
+// offers, the deferred ones too. A deferred tool the step hides is not
+// declared, since the search would show the model its name and
+// description: the array changes when the hidden set does, which costs
+// the prompt cache from the tools on, the price of hiding.
 func (m *model) nativeTools(s *agent.Step) []toolreg.AnyTool {
 	if m.deferred == nil {
 		return nil
 	}
-	declared := s.Declared()
-	if !slices.ContainsFunc(declared, m.deferred) {
+	offered := s.Trimmed()
+	if !slices.ContainsFunc(offered, m.deferred) {
 		return nil
 	}
-	offered := make(map[string]bool)
-	for _, name := range s.Tools() {
-		offered[name] = true
-	}
-	return slices.DeleteFunc(declared, func(t toolreg.AnyTool) bool { return !m.deferred(t) && !offered[t.Name()] })
+	return offered
 }
 
 // SearchesNatively tells the loop that Anthropic's tool search serves the

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -353,6 +354,11 @@ func (im *Importer) refresh(ctx context.Context, l *link, before map[string]bool
 		name, claim := im.cfg.name(t.Name)
 		fresh = append(fresh, candidate{tool: t, name: name, claim: claim, sig: sig})
 	}
+	// Only the names of this listing are remembered as refused: a server
+	// that lists new bad names at each refresh would otherwise grow the
+	// map without bound. A name it lists again is tried, and refused,
+	// once more.
+	maps.DeleteFunc(im.refused, func(name, _ string) bool { return !seen[name] })
 	if len(twice) > 0 {
 		// One error, whatever the number of repeats: a server that lists
 		// one name a thousand times is not worth a thousand lines.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
 	"net"
 	"slices"
 	"strings"
@@ -720,5 +722,45 @@ func TestImportDialects(t *testing.T) {
 	}
 	if err := oa.NotStrict("echo"); err != nil {
 		t.Errorf("NotStrict(echo) = %v", err)
+	}
+}
+
+// TestImportRefusedBounded: the refused tools an Importer remembers are
+// those of the latest listing, however many bad names a server lists one
+// refresh after another.
+func TestImportRefusedBounded(t *testing.T) {
+	u := newUpstream()
+	u.add(echoTool(), messageSchema, echo)
+	reg := toolreg.NewRegistry()
+	im, err := NewImporter(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := u.link(t, im, "")
+	if err := im.Import(context.Background(), cs); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 20 {
+		bad := fmt.Sprintf("bad_%d", i)
+		u.add(&mcp.Tool{Name: bad}, `{"type":"object","properties":{"q":{"type":"string","pattern":"("}}}`, echo)
+		// The change notification may refresh first, and report the
+		// refusal itself: this refresh's error is not the point.
+		im.Refresh(context.Background())
+		im.mu.Lock()
+		_, refused := im.refused[bad]
+		im.mu.Unlock()
+		if !refused {
+			t.Fatalf("refresh %d: %s not refused", i, bad)
+		}
+		u.srv.RemoveTools(bad)
+	}
+	if _, err := im.Refresh(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	im.mu.Lock()
+	left := maps.Clone(im.refused)
+	im.mu.Unlock()
+	if len(left) != 0 {
+		t.Errorf("refused names remembered after the server stopped listing them: %v", left)
 	}
 }

@@ -3,11 +3,11 @@ package toolmcp
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/netip"
-	"slices"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
@@ -72,10 +72,21 @@ func (b *sessionBound) handler(next http.Handler) http.Handler {
 // are bounded: a subscriptions/listen request is held until its client
 // hangs up (or the server's write timeout), and costs what a session
 // does, so it takes a place of the same bounds while it is open. Any other
-// request goes through untouched.
+// request goes through untouched, but a body the bound cannot read is
+// refused here: what the bound cannot read it cannot count, and the SDK,
+// whose reader differs, might still take it for a listen.
 func (b *sessionBound) listens(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || !listening(r) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		listen, err := listening(r)
+		if err != nil {
+			http.Error(w, "Bad Request: "+err.Error(), http.StatusBadRequest)
+			return
+		}
+		if !listen {
 			next.ServeHTTP(w, r)
 			return
 		}
@@ -89,35 +100,72 @@ func (b *sessionBound) listens(next http.Handler) http.Handler {
 	})
 }
 
+// errUnreadableBody refuses a POST body that is not a JSON-RPC message or
+// batch of them.
+var errUnreadableBody = errors.New("the body is not a JSON-RPC message or a batch (array) of JSON-RPC messages")
+
 // listening reports whether r, a POST, holds a subscriptions/listen
-// request. It reads the body, up to the SDK's limit, and puts it back for
-// the SDK to read; a body past the limit, or one that is not JSON-RPC, is
-// left for the SDK to refuse.
-func listening(r *http.Request) bool {
+// request, alone or in a batch. It reads the body as the SDK does, the
+// first JSON value and nothing after it, with keys matched exactly, and
+// puts the body back for the SDK to read. An empty body, or one past the
+// SDK's limit, is left for the SDK to refuse; any other body it cannot
+// read is an error.
+func listening(r *http.Request) (bool, error) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
 	r.Body = struct {
 		io.Reader
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
-	if err != nil || len(body) > mcp.DefaultMaxRequestBodyBytes {
-		return false
+	if err != nil || len(body) > mcp.DefaultMaxRequestBodyBytes || len(bytes.TrimSpace(body)) == 0 {
+		return false, nil
 	}
-	type message struct {
-		Method string `json:"method"`
+	var first json.RawMessage // the SDK decodes the first value and ignores the rest
+	if json.NewDecoder(bytes.NewReader(body)).Decode(&first) != nil {
+		return false, errUnreadableBody
 	}
-	var batch []message
-	if body = bytes.TrimLeft(body, " \t\r\n"); len(body) > 0 && body[0] == '[' {
-		if json.Unmarshal(body, &batch) != nil {
-			return false
+	batch := []json.RawMessage{first}
+	if first[0] == '[' {
+		if json.Unmarshal(first, &batch) != nil {
+			return false, errUnreadableBody
 		}
-	} else {
-		var one message
-		if json.Unmarshal(body, &one) != nil {
-			return false
-		}
-		batch = []message{one}
 	}
-	return slices.ContainsFunc(batch, func(m message) bool { return m.Method == methodListen })
+	found := false
+	for _, m := range batch {
+		listen, err := listenMessage(m)
+		if err != nil {
+			return false, err
+		}
+		found = found || listen
+	}
+	return found, nil
+}
+
+// listenMessage reports whether the JSON-RPC message m is a
+// subscriptions/listen request. It walks the object's keys rather than
+// decoding into a struct, since encoding/json matches keys without regard
+// to case and keeps the last of repeated keys, where the SDK matches case:
+// any key "method" naming the listen counts.
+func listenMessage(m json.RawMessage) (bool, error) {
+	dec := json.NewDecoder(bytes.NewReader(m))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false, errUnreadableBody
+	}
+	listen := false
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false, errUnreadableBody
+		}
+		var value json.RawMessage
+		if err := dec.Decode(&value); err != nil {
+			return false, errUnreadableBody
+		}
+		var method string
+		if key == "method" && json.Unmarshal(value, &method) == nil && method == methodListen {
+			listen = true
+		}
+	}
+	return listen, nil
 }
 
 // methodListen is the request of 2026-07-28 that a client holds open to

@@ -7,6 +7,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 )
 
 // Namespace is a group of deferred tools that a Responses run declares
@@ -32,7 +33,10 @@ type NamespaceRule func(toolreg.AnyTool) (Namespace, bool)
 // when many deferred tools come from a few sources (several MCP servers
 // imported with a prefix each: NamespaceByPrefix; or tags:
 // NamespaceByTag). A deferred tool the rule leaves out, and every tool
-// not deferred, is declared on its own as before.
+// not deferred, is declared on its own as before. It does nothing where
+// the API's tool_search is not used: under WithClientToolSearch, and in a
+// model made with Responses.Model (as tooltemporal does), which searches
+// on the client; nor for a host that sets params.Tools itself.
 //
 // A function keeps its registry name inside its namespace, and the API
 // sends its calls with the name and the namespace. A call is run only
@@ -43,10 +47,9 @@ type NamespaceRule func(toolreg.AnyTool) (Namespace, bool)
 // in allowed_tools with their namespace ({"type":"function","name":...,
 // "namespace":...}, the pair a call carries; the API's reference gives no
 // form for it, so a model that ignores the member is still held by the
-// loop's refusal). A forced tool
-// (agent.ChoiceTool) is named without one, since the API's
-// tool_choice function has no namespace member: force only tools not
-// grouped.
+// loop's refusal). Forcing a namespaced tool (agent.ChoiceTool) fails
+// the run with agent.ErrInvalidStep, since the API's tool_choice function
+// has no namespace member: force only tools not grouped.
 func WithNamespaces(rule NamespaceRule) Option {
 	return Option{func(c *config) { c.namespaces = rule }}
 }
@@ -85,33 +88,88 @@ func NamespaceByTag(byTag map[string]Namespace) NamespaceRule {
 }
 
 // namespaceOf is the namespace a run declares t in: "" for a tool
-// declared on its own.
+// declared on its own. A run whose host set its own params.Tools declares
+// nothing itself, so the rule does not apply: the host's array says where
+// its functions are (hostNamespaces).
 func (m *responsesModel) namespaceOf(t toolreg.AnyTool) (Namespace, bool) {
-	if m.deferred == nil || m.a.namespaces == nil || !m.deferred(t) {
+	if m.fixedTools || m.deferred == nil || m.a.namespaces == nil || !m.deferred(t) {
 		return Namespace{}, false
 	}
 	return m.a.namespaces(t)
 }
 
-// callName is the registry name of a call the model made of name in
-// namespace: the one place that maps the API's pair back. A pair the run
-// did not declare is given a name no registry tool has (namespace, a dot,
-// name; dots are not allowed in tool names), so that the loop refuses
-// it as it does any tool not offered.
-func (m *responsesModel) callName(name, namespace string) string {
-	declared := ""
+// declaredNamespace is the namespace the request declared the function
+// name in: "" for none.
+func (m *responsesModel) declaredNamespace(name string) string {
+	if m.fixedTools {
+		return m.hostNamespaces[name]
+	}
 	if t, ok := m.a.reg.Lookup(name); ok {
 		if ns, ok := m.namespaceOf(t); ok {
-			declared = ns.Name
+			return ns.Name
 		}
 	}
-	if namespace == declared {
+	return ""
+}
+
+// hostNamespaces maps each function of the host's own tools array that
+// sits in a namespace to the namespace's name.
+func hostNamespaces(tools []responses.ToolUnionParam) map[string]string {
+	byName := map[string]string{}
+	for _, t := range tools {
+		if t.OfNamespace == nil {
+			continue
+		}
+		for _, fn := range t.OfNamespace.Tools {
+			if fn.OfFunction != nil {
+				byName[fn.OfFunction.Name] = t.OfNamespace.Name
+			}
+		}
+	}
+	return byName
+}
+
+// callName is the registry name of a call the model made of name in
+// namespace: the one place that maps the API's pair back. A pair the
+// request did not declare is given a name no registry tool has
+// (namespace, a dot, name; dots are not allowed in tool names), so that
+// the loop never runs it; RefuseCall tells the model why.
+func (m *responsesModel) callName(name, namespace string) string {
+	if namespace == m.declaredNamespace(name) {
 		return name
 	}
 	if namespace == "" {
 		namespace = "(none)"
 	}
 	return namespace + "." + name
+}
+
+// RefuseCall refuses a call callName gave a qualified name, the pair the
+// request did not declare (adapt.CallRefuser): as a call of a tool not
+// offered, telling the model which namespace the tool is in, or that it
+// is in none, when the step offers the tool; not even that when the step
+// hides it. A name of no tool is left to the loop, an unknown tool.
+func (m *responsesModel) RefuseCall(step *agent.Step, c toolreg.ToolCall) (toolreg.Output, bool) {
+	namespace, name, qualified := strings.Cut(c.Name, ".")
+	if !qualified {
+		return toolreg.Output{}, false
+	}
+	if _, ok := m.a.reg.Lookup(name); !ok {
+		return toolreg.Output{}, false
+	}
+	err := fmt.Errorf("%w: step %d: tool %q called in namespace %q", agent.ErrNotOffered, step.Number, name, namespace)
+	var text string
+	switch declared := m.declaredNamespace(name); {
+	case !step.Allows(name):
+		text = fmt.Sprintf("tool %q is not available at this point in namespace %q", name, namespace)
+	case declared == "":
+		text = fmt.Sprintf("tool %q is in no namespace: call it by its name alone, without namespace %q", name, namespace)
+	case namespace == "(none)":
+		text = fmt.Sprintf("tool %q is in namespace %q: call it with that namespace", name, declared)
+	default:
+		text = fmt.Sprintf("tool %q is in namespace %q, not %q: call it with namespace %q", name, declared, namespace, declared)
+	}
+	return toolreg.Output{Text: text, IsError: true, Err: err}, true
 }
 
 // grouped is params with the namespaced tools moved into their

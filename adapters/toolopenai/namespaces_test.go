@@ -3,6 +3,7 @@ package toolopenai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,18 +83,25 @@ func TestResponsesNamespaces(t *testing.T) {
 			if diff := cmp.Diff(map[string]int{"refund_order": 1, "send_email": 1}, ran); diff != "" {
 				t.Errorf("tools run (-want +got):\n%s", diff)
 			}
-			var refused []string
+			var refused []toolreg.Output
 			for _, r := range results {
 				if r.IsError {
-					refused = append(refused, r.Text)
+					refused = append(refused, r)
 				}
 			}
 			if len(refused) != 3 {
 				t.Fatalf("refused %d calls, want 3: %+v", len(refused), results)
 			}
-			for i, want := range []string{"mail.create_invoice", "(none).create_invoice", "billing.send_email"} {
-				if !strings.Contains(refused[i], want) {
-					t.Errorf("refusal %d does not name %s: %s", i, want, refused[i])
+			for i, want := range []string{
+				`tool "create_invoice" is in namespace "billing", not "mail": call it with namespace "billing"`,
+				`tool "create_invoice" is in namespace "billing": call it with that namespace`,
+				`tool "send_email" is in no namespace: call it by its name alone, without namespace "billing"`,
+			} {
+				if refused[i].Text != want {
+					t.Errorf("refusal %d = %q, want %q", i, refused[i].Text, want)
+				}
+				if !errors.Is(refused[i].Err, agent.ErrNotOffered) {
+					t.Errorf("refusal %d: err %v is not agent.ErrNotOffered", i, refused[i].Err)
 				}
 			}
 			choice := api.Requests[1]["tool_choice"].(map[string]any)

@@ -102,7 +102,7 @@ func (a *Responses) model(client ResponsesClient, params responses.ResponseNewPa
 	if state == nil {
 		return nil, errors.New("openai: a Responses model without a state")
 	}
-	m := &responsesModel{a: a, client: client, params: params, fixedTools: len(params.Tools) > 0}
+	m := &responsesModel{a: a, client: client, params: params, fixedTools: len(params.Tools) > 0, hostNamespaces: hostNamespaces(params.Tools)}
 	m.run = &ResponsesRunResult{State: state}
 	if state.Cursor != "" {
 		m.params.PreviousResponseID = openai.String(state.Cursor)
@@ -129,9 +129,12 @@ type responsesModel struct {
 	streaming  bool // ask through client.NewStreaming
 	params     responses.ResponseNewParams
 	fixedTools bool
-	tools      adapt.StepTools[responses.ToolUnionParam]
+	// hostNamespaces, with fixedTools, maps the host's namespaced
+	// functions to their namespace.
+	hostNamespaces map[string]string
+	tools          adapt.StepTools[responses.ToolUnionParam]
 	// deferred, when set, is the run's deferral, searched with the API's
-	// tool_search (nativeTools); nil searches on the client.
+	// tool_search (stepTools); nil searches on the client.
 	deferred func(toolreg.AnyTool) bool
 	unsent   []responses.ResponseInputItemUnionParam // answered, not yet sent
 	run      *ResponsesRunResult
@@ -144,15 +147,18 @@ func (m *responsesModel) Info() agent.RunInfo {
 func (m *responsesModel) Ask(ctx context.Context, s *agent.Step, emit func(agent.Event), ready func(int, toolreg.ToolCall)) (agent.Reply, error) {
 	emit, ready = adapt.Hooks(emit, ready)
 	params := m.params
-	if native := m.nativeTools(s); !m.fixedTools && native != nil {
-		tools, err := m.tools.For(native, m.nativeToolsOf)
+	declared, native := m.stepTools(s)
+	if !m.fixedTools && native {
+		tools, err := m.tools.For(declared, m.nativeToolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
 		params.Tools = tools
-		params.ToolChoice = m.nativeChoice(s, native)
+		if params.ToolChoice, err = m.nativeChoice(s, declared); err != nil {
+			return agent.Reply{}, err
+		}
 	} else if !m.fixedTools {
-		tools, err := m.tools.For(s.Declared(), m.a.toolsOf)
+		tools, err := m.tools.For(declared, m.a.toolsOf)
 		if err != nil {
 			return agent.Reply{}, err
 		}
@@ -276,22 +282,23 @@ func (a *Responses) toolsOf(tools []toolreg.AnyTool) ([]responses.ToolUnionParam
 	return responsesTools(es), nil
 }
 
-// nativeTools is the step's tools for the API's tool_search, nil when the
-// run searches on the client or the registry has no deferred tool: the
-// tools the step declares, which are every tool of the registry when the
-// model searches natively (SearchesNatively; deferred ones are sent with
-// defer_loading, and the API loads what its search finds), in the run's
-// order, without the loop's own search; the same every step, a step's
-// restriction going in tool_choice.
-func (m *responsesModel) nativeTools(s *agent.Step) []toolreg.AnyTool {
-	if m.deferred == nil {
-		return nil
-	}
+// stepTools is the tools a step declares, and whether the API's
+// tool_search serves them (native): when the run searches on the client,
+// or defers no tool, the tools the step declares; when the model searches
+// natively (SearchesNatively), the loop declares every tool of the
+// registry, deferred ones sent with defer_loading for the API to load
+// what its search finds, in the run's order, without the loop's own
+// search, a step's restriction going in tool_choice. A deferred tool the
+// step hides is not declared, since the search would show the model its
+// name and description: the array changes when the hidden set does,
+// which costs the prompt cache from the tools on, the price of hiding.
+func (m *responsesModel) stepTools(s *agent.Step) ([]toolreg.AnyTool, bool) {
 	tools := s.Declared()
-	if !slices.ContainsFunc(tools, m.deferred) {
-		return nil
+	if m.deferred == nil {
+		return tools, false
 	}
-	return tools
+	tools = slices.DeleteFunc(tools, func(t toolreg.AnyTool) bool { return m.deferred(t) && !s.Allows(t.Name()) })
+	return tools, slices.ContainsFunc(tools, m.deferred)
 }
 
 // SearchesNatively tells the loop that the API's tool_search serves the
@@ -319,15 +326,25 @@ func (m *responsesModel) nativeToolsOf(tools []toolreg.AnyTool) ([]responses.Too
 	return append(params, responses.ToolUnionParam{OfToolSearch: &responses.ToolSearchToolParam{}}), nil
 }
 
-// nativeChoice is responsesStepChoice over the tools of nativeTools: a
+// nativeChoice is responsesStepChoice over the tools of stepTools: a
 // step that allows fewer of them names those (a namespaced one with its
 // namespace), and the tool search, in allowed_tools. The API reference
 // lists hosted tools there by their type alone ({"type":
 // "image_generation"}), the form the tool search takes here; it shows no
-// example of tool_search itself.
-func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) responses.ResponseNewParamsToolChoiceUnion {
+// example of tool_search itself. A forced tool that sits in a namespace
+// is an error (agent.ErrInvalidStep): the API's tool_choice function has
+// no namespace member, and the call it forces would come back without
+// its namespace, refused.
+func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) (responses.ResponseNewParamsToolChoiceUnion, error) {
+	if s.Choice.Mode == agent.ChoiceTool {
+		if t, ok := m.a.reg.Lookup(s.Choice.Tool); ok {
+			if ns, ok := m.namespaceOf(t); ok {
+				return responses.ResponseNewParamsToolChoiceUnion{}, fmt.Errorf("openai: step %d: %w: tool %q is forced but sits in namespace %q, and the Responses API cannot force a function of a namespace; force a tool the NamespaceRule leaves out, or restrict the step to it (agent.Required with Only)", s.Number, agent.ErrInvalidStep, s.Choice.Tool, ns.Name)
+			}
+		}
+	}
 	if s.Choice.Mode == agent.ChoiceTool || s.Choice.Mode == agent.ChoiceNone {
-		return responsesToolChoice(s.Choice)
+		return responsesToolChoice(s.Choice), nil
 	}
 	var allowed []map[string]any
 	for _, t := range tools {
@@ -341,17 +358,17 @@ func (m *responsesModel) nativeChoice(s *agent.Step, tools []toolreg.AnyTool) re
 		allowed = append(allowed, entry)
 	}
 	if len(allowed) == len(tools) {
-		return responsesToolChoice(s.Choice)
+		return responsesToolChoice(s.Choice), nil
 	}
 	if len(allowed) == 0 {
-		return responsesToolChoice(agent.None)
+		return responsesToolChoice(agent.None), nil
 	}
 	mode := responses.ToolChoiceAllowedModeAuto
 	if s.Choice.Mode == agent.ChoiceRequired {
 		mode = responses.ToolChoiceAllowedModeRequired
 	}
 	allowed = append(allowed, map[string]any{"type": "tool_search"})
-	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: allowed}}
+	return responses.ResponseNewParamsToolChoiceUnion{OfAllowedTools: &responses.ToolChoiceAllowedParam{Mode: mode, Tools: allowed}}, nil
 }
 
 // responsesStepChoice is chatStepChoice in the Responses API's form.

@@ -193,6 +193,11 @@ func (r *Run) tell(ctx context.Context, step int, c agent.Call, out toolreg.Outp
 // offered in the step, or its id ran already in the turn (seen holds the
 // ids of the turn's calls admitted so far, ran the State's Ran).
 func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[string]bool, ran []string) (toolreg.Output, bool) {
+	if cr, ok := r.Model.(CallRefuser); ok {
+		if out, refused := cr.RefuseCall(step, c); refused {
+			return out, true
+		}
+	}
 	if !step.Allows(c.Name) {
 		// The tool search is the loop's, known whether or not the step
 		// declares it: not offered, like a registry tool hidden.
@@ -208,6 +213,15 @@ func (r *Run) refuse(step *agent.Step, c toolreg.ToolCall, id string, seen map[s
 		return repeated(c.Name, id), true
 	}
 	return toolreg.Output{}, false
+}
+
+// CallRefuser is a Model whose provider can send a call in a form the
+// request did not declare (a function under another namespace than its
+// own), which the model maps to a name no tool has: RefuseCall refuses
+// such a call with words only the model can give (where the tool is), its
+// Err wrapping agent.ErrNotOffered; any other call it leaves to the loop.
+type CallRefuser interface {
+	RefuseCall(step *agent.Step, c toolreg.ToolCall) (toolreg.Output, bool)
 }
 
 func notOffered(step *agent.Step, name string) toolreg.Output {
