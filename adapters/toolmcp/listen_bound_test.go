@@ -86,8 +86,10 @@ func TestListening(t *testing.T) {
 		{"empty", "", false, nil},
 		{"blank", " \n", false, nil},
 		{"not JSON", "listen", false, errUnreadableBody},
-		{"cut short", newListen[:20], false, errUnreadableBody},
-		{"number", "7", false, errUnreadableBody},
+		{"cut short", newListen[:70], false, errUnreadableBody},
+		{"cut short, escaped", `{"method":"subscriptions\/li`, false, errUnreadableBody},
+		{"number", "7", false, nil}, // no listen in it: the SDK's to refuse
+		{"not JSON, no listen in it", "{{", false, nil},
 		{"batch with a number", "[" + newListen + ",7]", false, errUnreadableBody},
 		{"method not a string", `{"jsonrpc":"2.0","id":1,"method":7}`, false, nil},
 		{"listen in params only", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"method":"subscriptions/listen"}}`, false, nil},
@@ -117,8 +119,22 @@ func TestListening(t *testing.T) {
 // with 400 and a reason.
 func TestHTTPUnreadableBody(t *testing.T) {
 	url := serveHTTP(t, HTTPOptions{})
-	resp, body := post(t, url, newListen[:30], modern("subscriptions/listen"))
+	resp, body := post(t, url, newListen[:70], modern("subscriptions/listen"))
 	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(body, "not a JSON-RPC message") {
 		t.Errorf("got %d %q, want 400 saying the body is not a JSON-RPC message", resp.StatusCode, body)
+	}
+}
+
+// BenchmarkListening: what the listen bound costs a tools/call of 64 kB,
+// the body every POST of 2026-07-28 goes through.
+func BenchmarkListening(b *testing.B) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"write","arguments":{"text":"` + strings.Repeat("a line of text ", 4096) + `"}}}`
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		r := httptest.NewRequest(http.MethodPost, "/", strings.NewReader(body))
+		if listen, err := listening(r); listen || err != nil {
+			b.Fatal(listen, err)
+		}
 	}
 }

@@ -107,9 +107,10 @@ var errUnreadableBody = errors.New("the body is not a JSON-RPC message or a batc
 // listening reports whether r, a POST, holds a subscriptions/listen
 // request, alone or in a batch. It reads the body as the SDK does, the
 // first JSON value and nothing after it, with keys matched exactly, and
-// puts the body back for the SDK to read. An empty body, or one past the
-// SDK's limit, is left for the SDK to refuse; any other body it cannot
-// read is an error.
+// puts the body back for the SDK to read. An empty body, one past the
+// SDK's limit, or one in which "listen" is neither written nor could be
+// escaped (no backslash) is left for the SDK to read and refuse; any other
+// body it cannot read is an error.
 func listening(r *http.Request) (bool, error) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, mcp.DefaultMaxRequestBodyBytes+1))
 	r.Body = struct {
@@ -117,6 +118,11 @@ func listening(r *http.Request) (bool, error) {
 		io.Closer
 	}{io.MultiReader(bytes.NewReader(body), r.Body), r.Body}
 	if err != nil || len(body) > mcp.DefaultMaxRequestBodyBytes || len(bytes.TrimSpace(body)) == 0 {
+		return false, nil
+	}
+	if !bytes.Contains(body, []byte("listen")) && bytes.IndexByte(body, '\\') < 0 {
+		// No reader can find the listen method in it, written out or
+		// escaped: the body is the SDK's alone, read once, not twice.
 		return false, nil
 	}
 	var first json.RawMessage // the SDK decodes the first value and ignores the rest
