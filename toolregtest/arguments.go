@@ -123,6 +123,11 @@ const (
 	softDepth = 6
 	hardDepth = 40
 	attempts  = 8
+	// maxValues bounds the values of one document, and maxMade the items,
+	// fields or characters one value is asked to hold: a minItems of a
+	// million is a schema no model writes to.
+	maxValues = 100_000
+	maxMade   = 1000
 )
 
 // generator makes values of one schema.
@@ -134,6 +139,7 @@ type generator struct {
 	local     map[string]*jsonschema.Schema // compiled subschemas by JSON pointer; nil when they do not compile alone
 	seed      uint64
 	rng       *rand.Rand
+	values    int // made in this attempt
 }
 
 func newGenerator(schema json.RawMessage, seed uint64) (*generator, error) {
@@ -166,6 +172,7 @@ func (g *generator) arguments(check func(json.RawMessage) error) (json.RawMessag
 	var last error
 	for i := range attempts {
 		g.rng = rand.New(rand.NewPCG(g.seed, uint64(i)))
+		g.values = 0
 		v, err := g.value(node{s: g.root}, 0)
 		if err != nil {
 			last = err
@@ -253,6 +260,9 @@ func escapeToken(name string) string {
 // value makes a value of the node's schema.
 func (g *generator) value(n node, depth int) (*jsonvalue.Value, error) {
 	s := n.s
+	if g.values++; g.values > maxValues {
+		return nil, n.fail("the arguments would hold more than %d values", maxValues)
+	}
 	if depth > hardDepth {
 		return nil, n.fail("the schema nests more than %d levels deep: a recursive type that requires itself at every level has no finite value", hardDepth)
 	}

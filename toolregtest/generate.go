@@ -289,12 +289,26 @@ func boundsText(s *jsonvalue.Value) string {
 	return strings.Join(parts, ", ")
 }
 
+// sizes reads min and max of x (Length, Items, Properties) from the
+// node's schema: an error when they contradict each other or ask for more
+// than the generator makes.
+func sizes(n node, x, unit string) (lo, hi int, err error) {
+	lo, hi = intAt(n.s, "min"+x, 0), intAt(n.s, "max"+x, -1)
+	if hi >= 0 && lo > hi {
+		return 0, 0, n.fail("min%s %d is more than max%s %d", x, lo, x, hi)
+	}
+	if lo > maxMade {
+		return 0, 0, n.fail("min%s %d is more than the %d %s the generator writes", x, lo, maxMade, unit)
+	}
+	return lo, hi, nil
+}
+
 // str makes a string of the node's length bounds, format and pattern.
 func (g *generator) str(n node) (*jsonvalue.Value, error) {
 	s := n.s
-	minL, maxL := intAt(s, "minLength", 0), intAt(s, "maxLength", -1)
-	if maxL >= 0 && minL > maxL {
-		return nil, n.fail("minLength %d is more than maxLength %d", minL, maxL)
+	minL, maxL, err := sizes(n, "Length", "characters")
+	if err != nil {
+		return nil, err
 	}
 	pattern, format := stringAt(s, "pattern"), stringAt(s, "format")
 	var re *regexp.Regexp
@@ -417,9 +431,9 @@ func (g *generator) object(n node, depth int) (*jsonvalue.Value, error) {
 	}
 	addl := s.Get("additionalProperties")
 	closed := isFalse(addl) || isFalse(s.Get("unevaluatedProperties"))
-	minP, maxP := intAt(s, "minProperties", 0), intAt(s, "maxProperties", -1)
-	if maxP >= 0 && minP > maxP {
-		return nil, n.fail("minProperties %d is more than maxProperties %d", minP, maxP)
+	minP, maxP, err := sizes(n, "Properties", "fields")
+	if err != nil {
+		return nil, err
 	}
 	if maxP >= 0 && len(required) > maxP {
 		return nil, n.fail("%d fields are required, but maxProperties is %d", len(required), maxP)
@@ -537,9 +551,9 @@ func (g *generator) property(n node, name string, props []jsonvalue.Member, addl
 // is set.
 func (g *generator) array(n node, depth int) (*jsonvalue.Value, error) {
 	s := n.s
-	minI, maxI := intAt(s, "minItems", 0), intAt(s, "maxItems", -1)
-	if maxI >= 0 && minI > maxI {
-		return nil, n.fail("minItems %d is more than maxItems %d", minI, maxI)
+	minI, maxI, err := sizes(n, "Items", "items")
+	if err != nil {
+		return nil, err
 	}
 	prefix := arrayAt(s, "prefixItems")
 	items := s.Get("items")
