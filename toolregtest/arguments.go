@@ -82,7 +82,12 @@ func ArgumentsFor(schema json.RawMessage, seed uint64) (json.RawMessage, error) 
 // checkArguments asks the tool's own validator about b: its Check method,
 // which Invoke runs before the function, or, for a tool written by hand
 // without one, the reference validator of its schema.
-func checkArguments(tool toolreg.AnyTool, v *jsonschema.Schema, b json.RawMessage) error {
+func checkArguments(tool toolreg.AnyTool, v *jsonschema.Schema, b json.RawMessage) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the tool's validator panicked on %s: %v", b, r)
+		}
+	}()
 	if c, ok := tool.(interface {
 		Check(json.RawMessage) (toolreg.Output, bool)
 	}); ok {

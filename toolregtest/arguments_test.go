@@ -2,12 +2,14 @@ package toolregtest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/internal/args"
 )
 
@@ -171,4 +173,47 @@ func compileForTest(t *testing.T, schema string) *jsonschema.Schema {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// panicky is a tool written by hand whose Check panics, and whose schema
+// the test chooses.
+type panicky struct {
+	schema string
+	panics bool
+}
+
+func (p panicky) Name() string                  { return "panicky" }
+func (p panicky) Description() string           { return "A tool written by hand." }
+func (p panicky) InputSchema() json.RawMessage  { return json.RawMessage(p.schema) }
+func (p panicky) OutputSchema() json.RawMessage { return nil }
+func (p panicky) Invoke(context.Context, json.RawMessage) toolreg.Output {
+	return toolreg.Output{Text: "ran"}
+}
+func (p panicky) Check(json.RawMessage) (toolreg.Output, bool) {
+	if p.panics {
+		panic("boom")
+	}
+	return toolreg.Output{}, true
+}
+
+// TestArgumentsBadTools: a tool that lies about its schema or panics in its
+// validator is an error naming the tool, never a panic.
+func TestArgumentsBadTools(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		tool toolreg.AnyTool
+		want string
+	}{
+		{"check panics", panicky{schema: `{"type":"object"}`, panics: true}, `tool "panicky": no arguments satisfy the schema: the tool's validator panicked on {}: boom`},
+		{"schema not JSON", panicky{schema: `{"type":`}, `tool "panicky": the schema is not JSON`},
+		{"schema not an object", panicky{schema: `[1]`}, `tool "panicky": the schema is not a JSON object`},
+		{"schema does not compile", panicky{schema: `{"type":"object","properties":{"a":{"$ref":"https://example.com/a.json"}}}`}, `tool "panicky": the schema does not compile`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Arguments(tc.tool)
+			if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+				t.Errorf("got %s, %v; want an error starting %q", got, err, tc.want)
+			}
+		})
+	}
 }
