@@ -138,7 +138,6 @@ const (
 // generator makes values of one schema.
 type generator struct {
 	root      *jsonvalue.Value
-	doc       any // the schema as the validator reads it
 	compiler  *jsonschema.Compiler
 	validator *jsonschema.Schema
 	local     map[string]*jsonschema.Schema // compiled subschemas by JSON pointer; nil when they do not compile alone
@@ -168,7 +167,7 @@ func newGenerator(schema json.RawMessage, seed uint64) (*generator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the schema does not compile: %w", err)
 	}
-	return &generator{root: root, doc: doc, compiler: c, validator: v, local: map[string]*jsonschema.Schema{}, seed: seed}, nil
+	return &generator{root: root, compiler: c, validator: v, local: map[string]*jsonschema.Schema{}, seed: seed}, nil
 }
 
 // arguments makes a value of the root schema that check accepts, trying
@@ -363,7 +362,7 @@ func (g *generator) branch(n node, k string, branches []*jsonvalue.Value, depth 
 	rest := without(n.s, k)
 	order := g.rng.Perm(len(branches))
 	if depth >= softDepth {
-		order = endsFirst(g, branches, order)
+		order = endsFirst(branches, order)
 	}
 	var first error
 	for _, i := range order {
@@ -397,7 +396,7 @@ func firstErr(first, err error) error {
 
 // endsFirst orders branches that make no reference (null, a scalar) before
 // those that may recurse.
-func endsFirst(g *generator, branches []*jsonvalue.Value, order []int) []int {
+func endsFirst(branches []*jsonvalue.Value, order []int) []int {
 	var ends, rest []int
 	for _, i := range order {
 		b := branches[i]
