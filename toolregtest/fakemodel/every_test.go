@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolanthropic"
 	"github.com/toolreg/toolreg/adapters/toolgemini"
@@ -375,5 +377,32 @@ func TestInvalidArgumentsNameTheField(t *testing.T) {
 		for _, b := range bad {
 			toolregtest.AssertRejected(t, tool, string(b.Args), b.Field)
 		}
+	}
+}
+
+// TestEveryToolFifty: fifty tools in one test, one turn of fifty parallel
+// calls, streamed through the OpenAI Responses client and runner: the
+// twenty tools and thirty more of the same schemas under other names,
+// their arguments from another seed.
+func TestEveryToolFifty(t *testing.T) {
+	base := everyRegistry(t)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(base.Tools()...)
+	for i := 0; reg.Len() < 50; i++ {
+		tool := base.Tools()[i%base.Len()]
+		reg.MustAdd(dynamic(fmt.Sprintf("%s_%d", tool.Name(), i), string(tool.InputSchema())))
+	}
+	s := fakemodel.New(t, fakemodel.EveryTool(t, reg, fakemodel.WithSeed(50))...)
+	client := openai.NewClient(s.OpenAIOptions()...)
+	var host hostOutputs
+	params := responses.ResponseNewParams{Model: openai.ChatModelGPT5_2, Input: responses.ResponseNewParamsInputUnion{OfString: openai.String("Try every tool.")}}
+	run, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, params, nil, agent.Options{Stream: true, OnEvent: host.on})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.AssertEveryTool()
+	host.check(t, reg)
+	if run.Answer() != "Called 50 tools." {
+		t.Errorf("answer %q", run.Answer())
 	}
 }
