@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolopenai"
@@ -18,9 +17,9 @@ import (
 // the next step on, at the end of the array. (book_hotel needs approval:
 // the run pauses.)
 func ExampleOptions_defer() {
-	srv := offlineModel(`search_tools {"query":"book a hotel"}`, `book_hotel {"city":"Oslo"}`, "Booked.")
+	srv := offlineModel(`search_tools {"query":"book a hotel"}`, `book_hotel {"city":"Oslo"}`)
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
 	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("A room in Oslo?"), nil, agent.Options{

@@ -5,57 +5,36 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/scripted"
+	"github.com/toolreg/toolreg/toolregtest/fakemodel"
 )
 
-// offlineModel is a Chat Completions server that answers each request with
-// the next of replies: a list of tool calls ("name {args}", ...) or, for a
-// reply without "{", the model's answer. It prints what each request
-// offers the model. Point the SDK at it with option.WithBaseURL, as a test
-// of your own agent would.
-func offlineModel(replies ...string) *httptest.Server {
-	n := 0
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Tools []struct {
-				Function struct{ Name string } `json:"function"`
-			} `json:"tools"`
-			ToolChoice any `json:"tool_choice"`
-		}
-		body, _ := io.ReadAll(r.Body)
-		json.Unmarshal(body, &req)
-		var offered []string
-		for _, t := range req.Tools {
-			offered = append(offered, t.Function.Name)
-		}
-		choice, _ := json.Marshal(req.ToolChoice)
-		fmt.Printf("  (the model is offered %v, tool_choice %s)\n", offered, choice)
-		reply := replies[n]
-		n++
-		msg := map[string]any{"role": "assistant", "content": reply}
-		finish := "stop"
-		if strings.Contains(reply, "{") {
-			var calls []map[string]any
-			for i, c := range strings.Split(reply, "; ") {
-				name, args, _ := strings.Cut(c, " ")
-				calls = append(calls, map[string]any{"id": fmt.Sprintf("call_%d_%d", n, i), "type": "function",
-					"function": map[string]any{"name": name, "arguments": args}})
+// offlineModel is a scripted Chat Completions model (package
+// toolregtest/fakemodel) that answers each request with the next of
+// replies: a list of tool calls ("name {args}; ...") or, for a reply
+// without "{", the model's answer. It prints what each request offers the
+// model. A test of your own agent scripts its model the same way, with
+// fakemodel.New(t, ...).
+func offlineModel(replies ...string) scripted.Model {
+	var turns []fakemodel.Turn
+	for _, turn := range scripted.Turns(replies...) {
+		turns = append(turns, fakemodel.Func(func(r fakemodel.Request) fakemodel.Turn {
+			var req struct {
+				ToolChoice any `json:"tool_choice"`
 			}
-			msg, finish = map[string]any{"role": "assistant", "tool_calls": calls}, "tool_calls"
-		}
-		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(map[string]any{"id": "c", "object": "chat.completion", "created": 1, "model": "m",
-			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
-	}))
+			json.Unmarshal(r.Body, &req)
+			choice, _ := json.Marshal(req.ToolChoice)
+			fmt.Printf("  (the model is offered %v, tool_choice %s)\n", r.ToolNames(), choice)
+			return turn
+		}))
+	}
+	return scripted.New(turns...)
 }
 
 var weather = toolreg.MustNew("get_weather", "Forecast for a city.", func(_ context.Context, a struct {
@@ -81,7 +60,7 @@ func params(prompt string) openai.ChatCompletionNewParams {
 func ExampleState_Approve() {
 	srv := offlineModel(`get_weather {"city":"Lima"}; book_hotel {"city":"Lima"}`, "Booked: sunny in Lima.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
 	adapter := toolopenai.NewChat(reg)
@@ -110,7 +89,7 @@ func ExampleState_Approve() {
 func ExampleState_Reject() {
 	srv := offlineModel(`book_hotel {"city":"Lima"}`, "I did not book Lima.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
 	adapter := toolopenai.NewChat(reg)
@@ -143,7 +122,7 @@ func ExampleState_Answer() {
 	})
 	srv := offlineModel(`pick_room {}`, "Done.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(pick)
 	adapter := toolopenai.NewChat(reg)
@@ -173,7 +152,7 @@ func ExampleState_Answer() {
 func ExampleStep() {
 	srv := offlineModel(`get_weather {"city":"Oslo"}`, "It is sunny in Oslo.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
 	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Weather in Oslo?"), nil, agent.Options{
@@ -197,7 +176,7 @@ func ExampleStep() {
 func ExampleOptions_onEvent() {
 	srv := offlineModel(`get_weather {"city":"Rome"}; get_weather {"city":"Nice"}`, "Both are sunny.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather)
 	toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Rome or Nice?"), nil, agent.Options{OnEvent: func(e agent.Event) {
@@ -376,7 +355,7 @@ func ExampleResult_Output() {
 func ExampleState_ApproveWith() {
 	srv := offlineModel(`book_hotel {"city":"Lima"}`, "Booked in Cusco.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
 	adapter := toolopenai.NewChat(reg)
@@ -402,7 +381,7 @@ func ExampleState_ApproveWith() {
 func ExampleState_Pending() {
 	srv := offlineModel(`get_weather {"city":"Lima"}; book_hotel {"city":"Lima"}`)
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather, book)
 	run, _ := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Book Lima."), nil, agent.Options{})
@@ -414,15 +393,15 @@ func ExampleState_Pending() {
 	}
 	// Output:
 	//   (the model is offered [get_weather book_hotel], tool_choice "auto")
-	// call_1_0 get_weather done
-	// call_1_1 book_hotel approval
-	// pending: call_1_1 book_hotel
+	// call_1_1 get_weather done
+	// call_1_2 book_hotel approval
+	// pending: call_1_2 book_hotel
 }
 
 func ExampleState_Paused() {
 	srv := offlineModel(`book_hotel {"city":"Lima"}`)
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
 	run, _ := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Book Lima."), nil, agent.Options{})
@@ -461,7 +440,7 @@ func (observer) ModelCallEnded(_ context.Context, call agent.ModelCall, _ agent.
 func ExampleObserver() {
 	srv := offlineModel(`get_weather {"city":"Rome"}`, "Sunny in Rome.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(weather)
 	toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params("Rome?"), nil, agent.Options{Observer: observer{}})
@@ -483,7 +462,7 @@ func ExampleObserver() {
 func ExampleState_Reseal() {
 	srv := offlineModel(`book_hotel {"city":"Lima"}`, "Booked in Lima.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(book)
 	adapter := toolopenai.NewChat(reg)

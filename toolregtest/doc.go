@@ -16,6 +16,14 @@
 //		toolregtest.AssertRejected(t, GetWeather, `{"city":"Paris","days":9}`, "days")
 //	}
 //
+// Arguments makes arguments a model could send to a tool, from the
+// schema the model reads (required fields, enums, bounds, formats,
+// patterns, recursive types) and accepted by the tool's own validator;
+// ArgumentsSeed varies them by seed, ArgumentsFor serves a bare schema, and
+// InvalidArguments gives arguments with one fault each, to show what the
+// model reads when it gets a call wrong. A schema nothing satisfies is an
+// error (ErrUnsatisfiable) that names the field and why.
+//
 // What needs the providers lives in package toolregtest/providers, which
 // imports the adapters: snapshots of every definition in every provider's
 // dialect (providers.Snapshot), the providers' limits as lint rules
@@ -25,5 +33,6 @@
 // A whole agent run is tested with package toolregtest/fakemodel: a
 // scripted model behind an httptest server that speaks each provider's
 // wire format, for the real SDK client and the real runner, and records
-// what the model was sent.
+// what the model was sent; fakemodel.EveryTool scripts a model that calls
+// every tool of a registry with such arguments.
 package toolregtest

@@ -196,3 +196,83 @@ func ExampleLint_size() {
 // t stands in for a test's *testing.T in these examples: it prints what
 // the test would report.
 var t testing.TB = fixture.Printer{}
+
+// Arguments a model could send, made from the tool's schema and accepted
+// by its validator: a call that reaches the function without arguments
+// written by hand. The same tool gives the same arguments; ArgumentsSeed
+// gives others.
+func ExampleArguments() {
+	type Args struct {
+		City string `json:"city" jsonschema:"minLength=2"`
+		Unit string `json:"unit" jsonschema:"enum=celsius,enum=fahrenheit"`
+		Days int    `json:"days" jsonschema:"minimum=1,maximum=7,default=3"`
+		When string `json:"when" jsonschema:"format=date"`
+	}
+	forecast := toolreg.MustNew("forecast", "Weather forecast for a city.",
+		func(_ context.Context, a Args) (string, error) {
+			return fmt.Sprintf("%d days in %s", a.Days, a.City), nil
+		})
+
+	args, err := toolregtest.Arguments(forecast)
+	fmt.Println(string(args), err)
+	out := toolregtest.AssertOK(t, forecast, string(args))
+	fmt.Println(out.Text)
+	// Output:
+	// {"city":"hotel","unit":"fahrenheit","days":3,"when":"2025-09-26"} <nil>
+	// 3 days in hotel
+}
+
+// Another seed, other arguments; the same seed, the same ones, so that a
+// failure reproduces.
+func ExampleArgumentsSeed() {
+	for _, seed := range []uint64{1, 2, 1} {
+		args, err := toolregtest.ArgumentsSeed(GetWeather, seed)
+		fmt.Println(string(args), err)
+	}
+	// Output:
+	// {"city":"foxtrot","unit":"celsius"} <nil>
+	// {"city":"golf","unit":"fahrenheit"} <nil>
+	// {"city":"foxtrot","unit":"celsius"} <nil>
+}
+
+// A schema no arguments satisfy is an error that names the field and why.
+func ExampleArgumentsFor() {
+	_, err := toolregtest.ArgumentsFor(json.RawMessage(`{"type":"object",
+		"properties":{"size":{"type":"integer","minimum":10,"maximum":5}},"required":["size"]}`), 0)
+	fmt.Println(errors.Is(err, toolregtest.ErrUnsatisfiable))
+	fmt.Println(err)
+
+	args, _ := toolregtest.ArgumentsFor(json.RawMessage(`{"type":"object",
+		"properties":{"code":{"type":"string","pattern":"^[A-Z]{3}-[0-9]{2}$"}},"required":["code"]}`), 0)
+	fmt.Println(string(args))
+	// Output:
+	// true
+	// no arguments satisfy the schema: field size: no integer lies within minimum 10, maximum 5
+	// {"code":"STJ-27"}
+}
+
+// What the model reads when it gets a call wrong: a required field left
+// out, a field of the wrong type, a field out of its bounds.
+func ExampleInvalidArguments() {
+	bad, err := toolregtest.InvalidArguments(GetWeather, 0)
+	if err != nil {
+		fmt.Println(err)
+	}
+	for _, b := range bad {
+		out := toolregtest.AssertRejected(t, GetWeather, string(b.Args), b.Field)
+		fmt.Printf("%s %s:\n%s\n", b.Kind, b.Args, out.Text)
+	}
+	// Output:
+	// missing required field {"days":7}:
+	// invalid arguments for tool "get_weather":
+	// - city: required field is missing; expected a string
+	// Fix the arguments and call the tool again.
+	// wrong type {"city":12345,"days":7}:
+	// invalid arguments for tool "get_weather":
+	// - city: expected string, got 12345
+	// Fix the arguments and call the tool again.
+	// out of bounds {"city":"echo","days":8}:
+	// invalid arguments for tool "get_weather":
+	// - days: 8 is greater than the maximum 7
+	// Fix the arguments and call the tool again.
+}

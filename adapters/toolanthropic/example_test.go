@@ -5,16 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync/atomic"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolanthropic"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/scripted"
 )
 
 type WeatherArgs struct {
@@ -38,58 +34,12 @@ var setLabels = toolreg.MustNew("set_labels", "Sets labels on the open document.
 	})
 
 // scriptedClaude stands in for the Messages API so that the examples run
-// offline, as a test of your own code would: point the SDK at it with
-// option.WithBaseURL. It answers each request with the next of replies,
-// streamed when asked: a reply `name {input}` (several joined by "; ")
-// asks for tool uses, any other is the model's answer.
-func scriptedClaude(replies ...string) *httptest.Server {
-	var n atomic.Int64
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Stream bool `json:"stream"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		i := int(n.Add(1))
-		reply := replies[i-1]
-		// Each block, and the same block as it starts in a stream with the
-		// delta that completes it.
-		blocks := []any{map[string]any{"type": "text", "text": reply}}
-		starts := []any{map[string]any{"type": "text", "text": ""}}
-		deltas := []any{map[string]any{"type": "text_delta", "text": reply}}
-		stop := "end_turn"
-		if strings.Contains(reply, "{") {
-			blocks, starts, deltas, stop = nil, nil, nil, "tool_use"
-			for j, c := range strings.Split(reply, "; ") {
-				name, input, _ := strings.Cut(c, " ")
-				id := fmt.Sprintf("toolu_%d_%d", i, j+1)
-				blocks = append(blocks, map[string]any{"type": "tool_use", "id": id, "name": name, "input": json.RawMessage(input)})
-				starts = append(starts, map[string]any{"type": "tool_use", "id": id, "name": name, "input": map[string]any{}})
-				deltas = append(deltas, map[string]any{"type": "input_json_delta", "partial_json": input})
-			}
-		}
-		msg := map[string]any{"id": fmt.Sprintf("msg_%d", i), "type": "message", "role": "assistant", "model": "claude-sonnet-4-6",
-			"content": blocks, "stop_reason": stop, "usage": map[string]int{"input_tokens": 1, "output_tokens": 1}}
-		if !req.Stream {
-			w.Header().Set("Content-Type", "application/json")
-			json.NewEncoder(w).Encode(msg)
-			return
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		send := func(typ string, ev map[string]any) {
-			ev["type"] = typ
-			b, _ := json.Marshal(ev)
-			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", typ, b)
-		}
-		msg["content"], msg["stop_reason"] = []any{}, nil
-		send("message_start", map[string]any{"message": msg})
-		for j := range starts {
-			send("content_block_start", map[string]any{"index": j, "content_block": starts[j]})
-			send("content_block_delta", map[string]any{"index": j, "delta": deltas[j]})
-			send("content_block_stop", map[string]any{"index": j})
-		}
-		send("message_delta", map[string]any{"delta": map[string]any{"stop_reason": stop}, "usage": map[string]int{"output_tokens": 1}})
-		send("message_stop", map[string]any{})
-	}))
+// offline, as a test of your own code would (package
+// toolregtest/fakemodel). It answers each request with the next of
+// replies, streamed when asked: a reply `name {input}` (several joined by
+// "; ") asks for tool uses, any other is the model's answer.
+func scriptedClaude(replies ...string) scripted.Model {
+	return scripted.New(scripted.Turns(replies...)...)
 }
 
 // params is a request of one user message.
@@ -218,7 +168,7 @@ func Example_loop() {
 	srv := scriptedClaude(`get_weather {"city":"Paris"}; get_weather {"town":"Rome"}`,
 		`get_weather {"city":"Rome"}`, "Mild in both.")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // a real program sets neither
+	client := anthropic.NewClient(srv.AnthropicOptions()...) // a real program passes none
 	ctx := context.Background()
 
 	reg := toolreg.NewRegistry()
@@ -264,7 +214,7 @@ func ExampleAdapter_Run() {
 
 	srv := scriptedClaude(`get_weather {"city":"Paris"}`, "In Paris: 18°C, partly cloudy")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // a real program leaves out both
+	client := anthropic.NewClient(srv.AnthropicOptions()...) // a real program passes none
 
 	tools, err := adapter.Tools()
 	if err != nil {
@@ -304,7 +254,7 @@ func ExampleAdapter_Run_resume() {
 
 	srv := scriptedClaude(`book {"city":"Paris"}`, "Done: booked a room in Paris.")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := anthropic.NewClient(srv.AnthropicOptions()...)
 	req := params("Book me a room in Paris.")
 
 	run, err := adapter.Run(context.Background(), &client.Messages, req, nil, agent.Options{})
@@ -338,7 +288,7 @@ func ExampleAdapter_Run_stream() {
 
 	srv := scriptedClaude(`get_weather {"city":"Paris"}`, "In Paris: 18°C, partly cloudy")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := anthropic.NewClient(srv.AnthropicOptions()...)
 
 	_, err := toolanthropic.New(reg).Run(context.Background(), &client.Messages, params("Weather in Paris?"), nil, agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		switch e.Kind {
@@ -369,7 +319,7 @@ func ExampleAdapter_Run_resumeStream() {
 	adapter := toolanthropic.New(reg)
 	srv := scriptedClaude(`book {"city":"Paris"}`, "Then I will not book it.")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := anthropic.NewClient(srv.AnthropicOptions()...)
 	req := params("Book me a room in Paris.")
 	printText := agent.Options{Stream: true, OnEvent: func(e agent.Event) {
 		if e.Kind == agent.TextDelta {
@@ -395,7 +345,7 @@ func ExampleAdapter_Run_resumeStream() {
 func ExampleRunResult_Answer() {
 	srv := scriptedClaude("Hello! Ask me about the weather.")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := anthropic.NewClient(srv.AnthropicOptions()...)
 	run, err := toolanthropic.New(toolreg.NewRegistry()).Run(context.Background(), &client.Messages, params("Hi"), nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.StopReason)
@@ -408,7 +358,7 @@ func ExampleRunResult_Answer() {
 func ExampleRunResult_Steps() {
 	srv := scriptedClaude(`get_weather {"city":"Lima"}`, `book {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := anthropic.NewClient(srv.AnthropicOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, book)
 	adapter := toolanthropic.New(reg)
@@ -428,7 +378,7 @@ func ExampleRunResult_Steps() {
 func ExampleAdapter_Model() {
 	srv := scriptedClaude(`get_weather {"city":"Paris"}`, "Mild in Paris.")
 	defer srv.Close()
-	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := anthropic.NewClient(srv.AnthropicOptions()...)
 	ctx := context.Background()
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)

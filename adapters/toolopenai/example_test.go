@@ -5,17 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strings"
-	"sync/atomic"
 
 	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/internal/scripted"
 )
 
 type WeatherArgs struct {
@@ -43,104 +39,13 @@ var setLabels = toolreg.MustNew("set_labels", "Sets labels on the open document.
 	})
 
 // scriptedModel stands in for the OpenAI API so that the examples run
-// offline, as a test of your own code would: point the SDK at it with
-// option.WithBaseURL. It answers each request, on Chat Completions or on
-// Responses, streamed when asked, with the next of replies: a reply
+// offline, as a test of your own code would (package
+// toolregtest/fakemodel): it answers each request, on Chat Completions or
+// on Responses, streamed when asked, with the next of replies: a reply
 // `name {arguments}` (several joined by "; ") asks for tool calls, any
 // other is the model's answer.
-func scriptedModel(replies ...string) *httptest.Server {
-	var n atomic.Int64
-	return httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var req struct {
-			Stream bool `json:"stream"`
-		}
-		json.NewDecoder(r.Body).Decode(&req)
-		i := int(n.Add(1))
-		reply := replies[i-1]
-		var calls [][2]string // name, arguments
-		if strings.Contains(reply, "{") {
-			for _, c := range strings.Split(reply, "; ") {
-				name, args, _ := strings.Cut(c, " ")
-				calls = append(calls, [2]string{name, args})
-			}
-		}
-		var events [][2]string // event name, data
-		event := func(name string, data any) {
-			b, _ := json.Marshal(data)
-			events = append(events, [2]string{name, string(b)})
-		}
-		if strings.HasSuffix(r.URL.Path, "/responses") {
-			var output []any
-			for j, c := range calls {
-				output = append(output, map[string]any{"type": "function_call", "id": fmt.Sprintf("fc_%d", j+1),
-					"call_id": fmt.Sprintf("call_%d_%d", i, j+1), "name": c[0], "arguments": c[1], "status": "completed"})
-			}
-			if calls == nil {
-				output = []any{map[string]any{"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
-					"content": []any{map[string]any{"type": "output_text", "text": reply, "annotations": []any{}}}}}
-			}
-			resp := map[string]any{"id": fmt.Sprintf("resp_%d", i), "object": "response", "created_at": 1,
-				"model": "gpt-4.1-mini", "status": "completed", "output": output}
-			if !req.Stream {
-				w.Header().Set("Content-Type", "application/json")
-				json.NewEncoder(w).Encode(resp)
-				return
-			}
-			event("response.created", map[string]any{"type": "response.created", "response": map[string]any{
-				"id": resp["id"], "object": "response", "status": "in_progress", "output": []any{}}})
-			for j, item := range output {
-				item := item.(map[string]any)
-				if item["type"] == "message" {
-					event("response.output_text.delta", map[string]any{"type": "response.output_text.delta",
-						"output_index": j, "item_id": item["id"], "content_index": 0, "delta": reply})
-					continue
-				}
-				started := map[string]any{"type": "function_call", "id": item["id"], "call_id": item["call_id"],
-					"name": item["name"], "arguments": "", "status": "in_progress"}
-				event("response.output_item.added", map[string]any{"type": "response.output_item.added", "output_index": j, "item": started})
-				event("response.function_call_arguments.delta", map[string]any{"type": "response.function_call_arguments.delta",
-					"output_index": j, "item_id": item["id"], "delta": item["arguments"]})
-				event("response.output_item.done", map[string]any{"type": "response.output_item.done", "output_index": j, "item": item})
-			}
-			event("response.completed", map[string]any{"type": "response.completed", "response": resp})
-		} else {
-			msg := map[string]any{"role": "assistant", "content": reply}
-			finish := "stop"
-			var toolCalls []any
-			for j, c := range calls {
-				toolCalls = append(toolCalls, map[string]any{"index": j, "id": fmt.Sprintf("call_%d_%d", i, j+1), "type": "function",
-					"function": map[string]any{"name": c[0], "arguments": c[1]}})
-			}
-			if calls != nil {
-				msg, finish = map[string]any{"role": "assistant", "content": nil, "tool_calls": toolCalls}, "tool_calls"
-			}
-			chunk := func(delta map[string]any, finish any) map[string]any {
-				return map[string]any{"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1-mini",
-					"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
-			}
-			if !req.Stream {
-				w.Header().Set("Content-Type", "application/json")
-				json.NewEncoder(w).Encode(map[string]any{"id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "gpt-4.1-mini",
-					"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}}})
-				return
-			}
-			for _, tc := range toolCalls {
-				event("", chunk(map[string]any{"tool_calls": []any{tc}}, nil))
-			}
-			if calls == nil {
-				event("", chunk(map[string]any{"role": "assistant", "content": reply}, nil))
-			}
-			event("", chunk(map[string]any{}, finish))
-			events = append(events, [2]string{"", "[DONE]"})
-		}
-		w.Header().Set("Content-Type", "text/event-stream")
-		for _, e := range events {
-			if e[0] != "" {
-				fmt.Fprintf(w, "event: %s\n", e[0])
-			}
-			fmt.Fprintf(w, "data: %s\n\n", e[1])
-		}
-	}))
+func scriptedModel(replies ...string) scripted.Model {
+	return scripted.New(scripted.Turns(replies...)...)
 }
 
 // chatParams is a Chat Completions request of one user message.
@@ -300,7 +205,7 @@ func Example_chatLoop() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}; get_weather {"city":"Rome","days":9}`,
 		`get_weather {"city":"Rome","days":7}`, "Sunny in both.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // a real program sets neither
+	client := openai.NewClient(srv.OpenAIOptions()...) // a real program passes none
 	ctx := context.Background()
 
 	reg := toolreg.NewRegistry()
@@ -346,7 +251,7 @@ func Example_chatLoop() {
 func ExampleChat_Run() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // openai.NewClient() reads OPENAI_API_KEY
+	client := openai.NewClient(srv.OpenAIOptions()...) // openai.NewClient() reads OPENAI_API_KEY
 
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
@@ -372,7 +277,7 @@ func ExampleChat_Run() {
 func ExampleChat_Run_resume() {
 	srv := scriptedModel(`get_weather {"city":"Lima"}; book_hotel {"city":"Lima"}`, "Booked, and sunny in Lima.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, bookHotel)
 	adapter := toolopenai.NewChat(reg)
@@ -404,7 +309,7 @@ func ExampleChat_Run_resume() {
 func ExampleChat_Run_stream() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
 	_, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, chatParams("Weather in Paris?"), nil,
@@ -433,7 +338,7 @@ func ExampleChat_Run_stream() {
 func ExampleChat_Run_resumeStream() {
 	srv := scriptedModel(`book_hotel {"city":"Oslo"}`, "I did not book Oslo.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(bookHotel)
 	adapter := toolopenai.NewChat(reg)
@@ -459,7 +364,7 @@ func ExampleChat_Run_resumeStream() {
 func ExampleChatRunResult_Answer() {
 	srv := scriptedModel("Hello! Ask me about the weather.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	run, err := toolopenai.NewChat(toolreg.NewRegistry()).Run(context.Background(), &client.Chat.Completions, chatParams("Hi"), nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.Choices[0].FinishReason)
@@ -472,7 +377,7 @@ func ExampleChatRunResult_Answer() {
 func ExampleChatRunResult_Steps() {
 	srv := scriptedModel(`get_weather {"city":"Lima"}`, `book_hotel {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather, bookHotel)
 	adapter := toolopenai.NewChat(reg)
@@ -493,7 +398,7 @@ func ExampleChatRunResult_Steps() {
 func ExampleChat_Model() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	ctx := context.Background()
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
@@ -620,7 +525,7 @@ func ExampleResponses_CallAll() {
 func Example_responsesLoop() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline")) // a real program sets neither
+	client := openai.NewClient(srv.OpenAIOptions()...) // a real program passes none
 	ctx := context.Background()
 
 	reg := toolreg.NewRegistry()
@@ -657,7 +562,7 @@ func Example_responsesLoop() {
 func ExampleResponses_Run() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}; get_weather {"city":"Rome"}`, "Sunny in both.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
 	run, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, responsesParams("Paris or Rome?"), nil, printEvents())
@@ -679,7 +584,7 @@ func ExampleResponses_Run() {
 func ExampleResponses_Run_resume() {
 	srv := scriptedModel(`book_hotel {"city":"Lima"}`, "Booked.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(bookHotel)
 	adapter := toolopenai.NewResponses(reg)
@@ -701,7 +606,7 @@ func ExampleResponses_Run_resume() {
 func ExampleResponses_Run_stream() {
 	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
 	_, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, responsesParams("Weather in Paris?"), nil,
@@ -726,7 +631,7 @@ func ExampleResponses_Run_stream() {
 func ExampleResponses_Run_resumeStream() {
 	srv := scriptedModel(`book_hotel {"city":"Oslo"}`, "Booked in Oslo.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(bookHotel)
 	adapter := toolopenai.NewResponses(reg)
@@ -751,7 +656,7 @@ func ExampleResponses_Run_resumeStream() {
 func ExampleResponsesRunResult_Answer() {
 	srv := scriptedModel("Hello! Ask me about the weather.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	run, err := toolopenai.NewResponses(toolreg.NewRegistry()).Run(context.Background(), &client.Responses, responsesParams("Hi"), nil, agent.Options{})
 	fmt.Println(run.Answer(), err)
 	fmt.Println(run.Final.Status)
@@ -764,7 +669,7 @@ func ExampleResponsesRunResult_Answer() {
 func ExampleResponsesRunResult_Steps() {
 	srv := scriptedModel(`get_weather {"city":"Oslo"}`, `get_weather {"city":"Oslo","days":3}`, "Cold.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)
 	run, err := toolopenai.NewResponses(reg).Run(context.Background(), &client.Responses, responsesParams("Oslo?"), nil, agent.Options{})
@@ -776,9 +681,9 @@ func ExampleResponsesRunResult_Steps() {
 // Model is the Responses API's side of a run, for a host that
 // drives runs itself.
 func ExampleResponses_Model() {
-	srv := scriptedModel(`get_weather {"city":"Paris"}`, "Sunny in Paris.")
+	srv := scriptedModel(`get_weather {"city":"Paris"}`)
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("offline"))
+	client := openai.NewClient(srv.OpenAIOptions()...)
 	ctx := context.Background()
 	reg := toolreg.NewRegistry()
 	reg.MustAdd(getWeather)

@@ -20,9 +20,23 @@ type Called struct {
 // the client sent back for it: the whole run as the model saw it.
 // Compare them with cmp.Diff and EquateJSON, or with AssertCalls.
 func (s *Server) Calls() []Called {
+	out, _ := s.called()
+	return out
+}
+
+// answered is how a call was answered: whether a request sent its result,
+// and whether that request's API marks a failed call (OpenAI's do not).
+type answered struct {
+	found, marks bool
+}
+
+// called joins each call made with its result, and says how it was
+// answered.
+func (s *Server) called() ([]Called, []answered) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	out := make([]Called, len(s.made))
+	how := make([]answered, len(s.made))
 	used := map[[2]int]bool{} // request, result: each result answers one call
 	for i, c := range s.made {
 		out[i] = Called{Name: c.Name, Args: c.Args}
@@ -38,11 +52,22 @@ func (s *Server) Calls() []Called {
 				}
 				used[[2]int{r, j}] = true
 				out[i].Result, out[i].IsError = res.Text, res.IsError
+				how[i] = answered{found: true, marks: marksErrors(req.dialect)}
 				break find
 			}
 		}
 	}
-	return out
+	return out, how
+}
+
+// marksErrors says whether d's tool results say that a call failed:
+// OpenAI's carry only the text.
+func marksErrors(d dialect) bool {
+	switch d.(type) {
+	case chat, responsesAPI:
+		return false
+	}
+	return true
 }
 
 // AssertCalls fails the test, with a diff, unless the calls the script

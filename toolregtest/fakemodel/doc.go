@@ -34,6 +34,13 @@
 // client sent back for it; AssertCalls and EquateJSON compare them with
 // go-cmp, arguments and results as JSON.
 //
+// EveryTool is a script in which the model calls every tool of a
+// registry, with arguments made from each tool's schema
+// (toolregtest.Arguments), and AssertEveryTool checks what each call got
+// back: one test smoke-tests a registry of fifty tools through the whole
+// path. WithInvalidCalls adds calls with one fault each, to show what the
+// model reads when it gets a call wrong.
+//
 // The server fails the test, naming the request, when the client asks for
 // more turns than the script has, calls a path no provider has, sends a
 // body that is not JSON or a result for a call no turn made; it answers

@@ -222,3 +222,69 @@ func ExampleFunc() {
 	// Output:
 	// The tools say: 18°C in Oslo <nil>
 }
+
+// A model that calls every tool of the registry at once, with arguments
+// made from each tool's schema, through the real client and runner: the
+// smoke test of a registry. AssertEveryTool fails the test for a call
+// that did not get what it should.
+func ExampleEveryTool() {
+	t := &exampleT{}
+	defer t.end()
+	type orderArgs struct {
+		ID  string `json:"id" jsonschema:"pattern=^ORD-[0-9]{6}$"`
+		Qty int    `json:"qty" jsonschema:"minimum=1,maximum=99"`
+	}
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather, toolreg.MustNew("cancel_order", "Cancel an order by its id.",
+		func(_ context.Context, a orderArgs) (string, error) { return "cancelled " + a.ID, nil }))
+
+	s := fakemodel.New(t, fakemodel.EveryTool(t, reg)...)
+	client := openai.NewClient(s.OpenAIOptions()...)
+	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_2,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Try every tool.")}}
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{})
+	fmt.Println(run.Answer(), err)
+	s.AssertEveryTool()
+	for _, c := range s.Calls() {
+		fmt.Println(c.Name, c.Args, "->", c.Result)
+	}
+	// Output:
+	// Called 2 tools. <nil>
+	// get_weather {"city":"alpha"} -> 18°C in alpha
+	// cancel_order {"id":"ORD-773275","qty":9} -> cancelled ORD-773275
+}
+
+// With invalid calls too, the test shows what the model reads for each
+// mistake, and AssertEveryTool checks that each message names the field
+// to fix. One call per turn, seeded: another seed, other arguments.
+func ExampleWithInvalidCalls() {
+	t := &exampleT{}
+	defer t.end()
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	script := fakemodel.EveryTool(t, reg, fakemodel.WithInvalidCalls(), fakemodel.OneCallPerTurn(), fakemodel.WithSeed(7))
+	s := fakemodel.New(t, script...)
+	client := anthropic.NewClient(s.AnthropicOptions()...)
+	params := anthropic.MessageNewParams{Model: anthropic.ModelClaudeSonnet4_6, MaxTokens: 1024,
+		Messages: []anthropic.MessageParam{anthropic.NewUserMessage(anthropic.NewTextBlock("Try every tool."))}}
+	run, err := toolanthropic.New(reg).Run(context.Background(), &client.Messages, params, nil,
+		agent.Options{MaxSteps: len(script), MaxRunRetries: -1})
+	fmt.Println(run.Steps(), "steps", err)
+	s.AssertEveryTool()
+	for _, c := range s.Calls() {
+		fmt.Printf("%s error=%v:\n%s\n", c.Args, c.IsError, c.Result)
+	}
+	// Output:
+	// 4 steps <nil>
+	// {"city":"hotel"} error=false:
+	// 18°C in hotel
+	// {} error=true:
+	// invalid arguments for tool "get_weather":
+	// - city: required field is missing; expected a string
+	// Fix the arguments and call the tool again.
+	// {"city":12345} error=true:
+	// invalid arguments for tool "get_weather":
+	// - city: expected string, got 12345
+	// Fix the arguments and call the tool again.
+}

@@ -29,6 +29,9 @@ type Turn struct {
 
 	// fn, when set, makes the turn from the request (Func).
 	fn func(Request) Turn
+	// expect, for a turn of EveryTool, is what each call's result should
+	// be (AssertEveryTool).
+	expect []expectation
 }
 
 // ToolCall is a call the model makes: the tool's name, its arguments as

@@ -49,11 +49,13 @@ type Server struct {
 	answered map[int]bool
 }
 
-// madeCall is a call a turn made: the call as sent, and the request it
-// answered (its index in requests).
+// madeCall is a call a turn made: the call as sent, the request it
+// answered (its index in requests) and, for a call of EveryTool, what its
+// result should be.
 type madeCall struct {
 	ToolCall
 	request int
+	expect  expectation
 }
 
 // New starts a Server answering with script, one turn per request. A
@@ -173,7 +175,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if turn.Calls[i].ID == "" {
 			turn.Calls[i].ID = d.id(n, i+1)
 		}
-		s.made = append(s.made, madeCall{turn.Calls[i], n - 1})
+		made := madeCall{ToolCall: turn.Calls[i], request: n - 1}
+		if i < len(turn.expect) {
+			made.expect = turn.expect[i]
+		}
+		s.made = append(s.made, made)
 	}
 	s.mu.Unlock()
 
