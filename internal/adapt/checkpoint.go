@@ -134,6 +134,11 @@ func (s *turnSlots) Reclaim(ctx context.Context) {
 // calls than the bound have run unsaved. After a save fails no call
 // starts; those running finish and are in the State returned.
 func (cp *checkpoint) run(calls []toolreg.ToolCall, at []int) error {
+	if len(calls) == 1 { // nothing runs beside it: no goroutine to hand it to
+		out := cp.r.exec(cp.ctx, cp.step, cp.calls, calls)[0]
+		cp.outs[at[0]] = &out
+		return cp.save()
+	}
 	type result struct {
 		j   int
 		out *toolreg.Output // nil: the call did not start
