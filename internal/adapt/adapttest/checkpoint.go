@@ -37,30 +37,43 @@ type worker struct {
 
 var errDisk = errors.New("the disk is full")
 
-// registry holds the tool "work"; concurrency bounds the calls that run at
-// once.
+// registry holds the tool "work", and "book", which needs approval;
+// concurrency bounds the calls that run at once.
 func (w *worker) registry(concurrency int) *toolreg.Registry {
 	reg := toolreg.NewRegistry(toolreg.WithMaxConcurrency(concurrency))
-	reg.MustAdd(toolreg.MustNew("work", "Does the nth piece of work.", func(ctx context.Context, a struct {
-		N int `json:"n"`
-	}) (string, error) {
-		info := toolreg.Info(ctx)
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		if w.dead {
-			return "", errors.New("the process is gone")
-		}
-		w.calls++
-		w.ids = append(w.ids, info.RunID+" "+info.ID)
-		if w.calls == w.crashAt {
-			w.dead = true
-			w.cancel()
-			return "", errors.New("crashed")
-		}
-		w.ran[fmt.Sprintf("%d/%s", info.Step, strings.TrimPrefix(info.ID, info.RunID+"."))]++
-		return fmt.Sprintf("worked %d", a.N), nil
-	}))
+	reg.MustAdd(
+		toolreg.MustNew("work", "Does the nth piece of work.", func(ctx context.Context, a struct {
+			N int `json:"n"`
+		}) (string, error) {
+			return w.do(ctx, fmt.Sprintf("worked %d", a.N))
+		}),
+		toolreg.MustNew("book", "Books a trip to a city.", func(ctx context.Context, a struct {
+			City string `json:"city"`
+		}) (string, error) {
+			return w.do(ctx, "booked "+a.City)
+		}, toolreg.WithApproval()),
+	)
 	return reg
+}
+
+// do is a call's side effect, counted, unless the process crashes at it or
+// is gone.
+func (w *worker) do(ctx context.Context, result string) (string, error) {
+	info := toolreg.Info(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.dead {
+		return "", errors.New("the process is gone")
+	}
+	w.calls++
+	w.ids = append(w.ids, info.RunID+" "+info.ID)
+	if w.calls == w.crashAt {
+		w.dead = true
+		w.cancel()
+		return "", errors.New("crashed")
+	}
+	w.ran[fmt.Sprintf("%d/%s", info.Step, strings.TrimPrefix(info.ID, info.RunID+"."))]++
+	return result, nil
 }
 
 // save is the run's Checkpoint: it keeps the State's JSON, as a file
@@ -239,6 +252,57 @@ func CheckpointTests(t *testing.T, c Control) {
 			t.Errorf("%d checkpoints, want 4", w.saves)
 		}
 	})
+	for _, sealed := range []bool{false, true} {
+		// A call the host approved that crashed as it ran: without a key
+		// the host is asked again, with one its decision was saved.
+		t.Run(fmt.Sprintf("sealed %v, approved, crash", sealed), func(t *testing.T) {
+			var opts agent.Options
+			if sealed {
+				opts.StateKey = key
+			}
+			replies := []string{c.Calls("work", `{"n":1}`, "book", `{"city":"Oslo"}`), c.Answer("Booked.")}
+			w := &worker{ran: map[string]int{}, crashAt: 2}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			w.cancel = cancel
+			opts.Checkpoint = w.save
+			api := c.API(replies...)
+			st, err := c.Start(ctx, api, w.registry(1), opts)
+			if !errors.Is(err, agent.ErrPaused) {
+				t.Fatalf("err = %v, want ErrPaused", err)
+			}
+			st = stored(t, st)
+			if err := st.Approve(st.Pending()[0].Key()); err != nil {
+				t.Fatal(err)
+			}
+			c.Resume(ctx, api, w.registry(1), st, opts) // book crashes
+			w2 := &worker{ran: w.ran, cancel: func() {}}
+			opts.Checkpoint = w2.save
+			api = c.API(replies[1:]...)
+			st, err = c.Resume(context.Background(), api, w2.registry(1), w.loaded(t), opts)
+			if !sealed {
+				if !errors.Is(err, agent.ErrPaused) || len(st.Pending()) != 1 || st.Pending()[0].Name != "book" {
+					t.Fatalf("err = %v, pending %+v, want book asked again", err, st.Pending())
+				}
+				st = stored(t, st)
+				st.Approve(st.Pending()[0].Key())
+				st, err = c.Resume(context.Background(), api, w2.registry(1), st, opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var counts []int
+			for _, n := range w.ran {
+				counts = append(counts, n)
+			}
+			if diff := cmp.Diff([]int{1, 1}, counts); diff != "" {
+				t.Errorf("calls run, by step and id: %v, want work and book once each", w.ran)
+			}
+			if got := c.Results(t, api.Requests[len(api.Requests)-1]); !cmp.Equal(got, []Result{{"worked 1", false}, {"booked Oslo", false}}) {
+				t.Errorf("results %v", got)
+			}
+		})
+	}
 	t.Run("edited", func(t *testing.T) {
 		// The checkpoint after the first call of the first turn: call 0
 		// done, 1 and 2 not run.
