@@ -46,6 +46,11 @@
 // decisions count when made after the State is loaded, in the process
 // that resumes it; to decide in one process and resume in another, seal
 // the States with a key (Options.StateKey, State.Reseal).
+//
+// A run with Options.Checkpoint hands its State to the host as it goes,
+// when the model's reply comes and after each call: after a crash, the
+// last one saved resumes the run as a paused State does, and no call
+// that completed runs again.
 package agent
 
 import (
@@ -105,13 +110,16 @@ type Options struct {
 	// accepts only decisions made in its own process on the State as
 	// loaded: a status approved, rejected or answered that came in the
 	// JSON is refused. Someone who edits the store, then, cannot make a
-	// call run that the host did not decide, run a done call again, or
-	// make a counter go below zero: the run fails with ErrInvalidState
-	// before any model or tool call. They can still change what the host
-	// is asked (a pending call and the transcript together, a question),
-	// what the model reads (the transcript, a done call's result), set the
-	// counters back to zero, or make the State a new run's start (Fresh)
-	// with the transcript of their choice.
+	// call run that the host did not decide, run a done call again (while
+	// State.Ran lists it), or make a counter go below zero: the run fails
+	// with ErrInvalidState before any model or tool call. They can still
+	// change what the host is asked (a pending call and the transcript
+	// together, a question), what the model reads (the transcript, a done
+	// call's result), set the counters back to zero, make the State a new
+	// run's start (Fresh) with the transcript of their choice, or, in a
+	// checkpoint (Checkpoint), mark a call not run (StatusAsked) with the
+	// transcript, or a done one with Ran too: such a call passes the gate
+	// as the model's do, approval included.
 	//
 	// With a key, nothing in a State can be changed without it: not the
 	// transcript, the counters, the results nor the turn; only the host's
