@@ -116,10 +116,10 @@ type Options struct {
 	// change what the host is asked (a pending call and the transcript
 	// together, a question), what the model reads (the transcript, a done
 	// call's result), set the counters back to zero, make the State a new
-	// run's start (Fresh) with the transcript of their choice, or, in a
-	// checkpoint (Checkpoint), mark a call not run (StatusAsked) with the
-	// transcript, or a done one with Ran too: such a call passes the gate
-	// as the model's do, approval included.
+	// run's start (Fresh) with the transcript of their choice, or add to
+	// a checkpoint's turn (Checkpoint) a call not run (StatusAsked), with
+	// the transcript, or mark a done call not run, with Ran: such a call
+	// passes the gate as the model's calls do, approval included.
 	//
 	// With a key, nothing in a State can be changed without it: not the
 	// transcript, the counters, the results nor the turn; only the host's
