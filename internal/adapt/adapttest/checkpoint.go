@@ -303,6 +303,27 @@ func CheckpointTests(t *testing.T, c Control) {
 			}
 		})
 	}
+	t.Run("scrambled", func(t *testing.T) {
+		// A checkpoint written into at random ends in an error or a run,
+		// never a panic.
+		w := &worker{ran: map[string]int{}, cancel: func() {}, failAt: 3}
+		c.Start(context.Background(), c.API(replies...), w.registry(1), agent.Options{Checkpoint: w.save})
+		for i, st := range Scramble(t, w.loaded(t), 100, 31) {
+			b, _ := json.Marshal(st)
+			for _, p := range st.Pending() {
+				st.Approve(p.Key())
+			}
+			func() {
+				defer func() {
+					if v := recover(); v != nil {
+						t.Fatalf("checkpoint %d panicked: %v\n%s", i, v, b)
+					}
+				}()
+				w := &worker{ran: map[string]int{}, cancel: func() {}}
+				c.Resume(context.Background(), c.API(replies[1:]...), w.registry(1), st, agent.Options{Checkpoint: w.save})
+			}()
+		}
+	})
 	t.Run("edited", func(t *testing.T) {
 		// The checkpoint after the first call of the first turn: call 0
 		// done, 1 and 2 not run.
