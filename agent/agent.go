@@ -46,6 +46,11 @@
 // decisions count when made after the State is loaded, in the process
 // that resumes it; to decide in one process and resume in another, seal
 // the States with a key (Options.StateKey, State.Reseal).
+//
+// A run with Options.Checkpoint hands its State to the host as it goes,
+// when the model's reply comes and after each call: after a crash, the
+// last one saved resumes the run as a paused State does, and no call
+// that completed runs again.
 package agent
 
 import (
@@ -105,13 +110,16 @@ type Options struct {
 	// accepts only decisions made in its own process on the State as
 	// loaded: a status approved, rejected or answered that came in the
 	// JSON is refused. Someone who edits the store, then, cannot make a
-	// call run that the host did not decide, run a done call again, or
-	// make a counter go below zero: the run fails with ErrInvalidState
-	// before any model or tool call. They can still change what the host
-	// is asked (a pending call and the transcript together, a question),
-	// what the model reads (the transcript, a done call's result), set the
-	// counters back to zero, or make the State a new run's start (Fresh)
-	// with the transcript of their choice.
+	// call run that the host did not decide, run a done call again (while
+	// State.Ran lists it), or make a counter go below zero: the run fails
+	// with ErrInvalidState before any model or tool call. They can still
+	// change what the host is asked (a pending call and the transcript
+	// together, a question), what the model reads (the transcript, a done
+	// call's result), set the counters back to zero, make the State a new
+	// run's start (Fresh) with the transcript of their choice, or add to
+	// a checkpoint's turn (Checkpoint) a call not run (StatusAsked), with
+	// the transcript, or mark a done call not run, with Ran: such a call
+	// passes the gate as the model's calls do, approval included.
 	//
 	// With a key, nothing in a State can be changed without it: not the
 	// transcript, the counters, the results nor the turn; only the host's
@@ -127,6 +135,46 @@ type Options struct {
 	// and ID), or by a Fresh one (a new run's first messages, of the
 	// store's choosing).
 	StateKey []byte
+	// Checkpoint, if set, is called with the run's State each time a
+	// crash would lose work that cannot be done again without cost: when
+	// the model's reply with calls is received (its calls not run yet,
+	// StatusAsked), and when each of its calls completes (StatusDone, with
+	// its result). Save st where it survives the process (a file, a
+	// database row); after a crash, resume the run from the last one
+	// saved, as a paused run is resumed (Run with the State), in any
+	// process: the done calls do not run again, their results are sent as
+	// saved; the calls not run pass the gate again (offered, arguments
+	// checked, approval when their tool needs it, which the host gives
+	// again). A crash loses at most the work in flight: the calls running
+	// then, and the model call being made.
+	//
+	// st is valid (State.Validate), sealed with StateKey when set, and the
+	// hook's own to keep or encode. It is called on the run's goroutine,
+	// one call at a time, while the turn's other calls may be running: a
+	// call holds its concurrency slot until its result is saved, so no
+	// more calls than the registry's MaxConcurrency have run unsaved. An
+	// error stops the run with it (wrapped): no call starts after it, the
+	// calls running finish, and the State returned with the error is the
+	// last one saved or newer, and resumes as a checkpoint does.
+	//
+	// The hook is called once per model reply and once per tool call
+	// completed, and each State holds the whole transcript, so a save
+	// costs what the conversation weighs (an HMAC of it with a key): for
+	// runs of many quick calls, set CheckpointTurns. With Stream, a call
+	// starts once the reply is whole and saved, not while the model
+	// writes the next: one that ran before would run again after a crash.
+	// A tool's side effects that must happen once across a crash
+	// are keyed on toolreg.Info(ctx).RunID and ID: a call that did not
+	// complete before a crash runs again on resume with the same ones.
+	// A host's decisions (State.Approve, ApproveWith, Answer) for calls
+	// not run are kept in a checkpoint only under a StateKey; without
+	// one, the host is asked again.
+	Checkpoint func(ctx context.Context, st *State) error
+	// CheckpointTurns makes Checkpoint be called once the turn's calls
+	// are all done, rather than after each call: two saves a turn, but a
+	// crash runs again the calls of the turn that completed since the
+	// reply.
+	CheckpointTurns bool
 	// Defer, if set, defers the tools it accepts in this run, beside
 	// those declared toolreg.WithDeferred (toolreg.Tagged("admin"), say):
 	// their definitions are not sent until the model finds them with the

@@ -29,7 +29,8 @@ type State struct {
 	// the previous response's id).
 	Cursor string `json:"cursor,omitempty"`
 	// Turn holds the calls of the paused turn, in the model's order: some
-	// ran, some wait for the host.
+	// ran, some wait for the host; in a checkpoint (Options.Checkpoint),
+	// some may not have run yet (StatusAsked).
 	Turn []Call `json:"turn,omitempty"`
 	// Retries counts the failed calls of each tool in a row; RunRetries,
 	// of the whole run.
@@ -123,6 +124,11 @@ const (
 	StatusApproved    Status = "approved"    // approved: it runs when the run resumes
 	StatusRejected    Status = "rejected"    // rejected: the model reads Reason
 	StatusAnswered    Status = "answered"    // answered: its tool runs again with Answer
+	// StatusAsked: the model asked for it and it has not run (a
+	// checkpoint's, Options.Checkpoint). When the run resumes it passes
+	// the gate again as a new call does: offered, its arguments checked,
+	// the host asked to approve it if its tool needs approval.
+	StatusAsked Status = "asked"
 )
 
 // Result is the outcome of a call as the model reads it.

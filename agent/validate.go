@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/toolreg/toolreg"
 	"github.com/toolreg/toolreg/internal/trust"
@@ -37,7 +38,8 @@ type TurnReader interface {
 // a paused turn without a provider or a transcript, and in the turn, a
 // call out of place (Index), one that appears twice (Key), an unknown
 // status, a done call without a result or an undone one with one, an
-// interrupted call without a question, an answered one without an answer.
+// interrupted call without a question, an answered one without an answer,
+// a call not done whose id Ran lists (a done call made to run again).
 // The message names the call and the field.
 //
 // The runners validate every State before resuming it, and check more:
@@ -76,6 +78,10 @@ func (s *State) Validate() error {
 		return invalid("a paused turn without a transcript")
 	}
 	keys := make(map[string]bool, len(s.Turn))
+	ran := make(map[string]bool, len(s.Ran))
+	for _, id := range s.Ran {
+		ran[id] = true
+	}
 	for i, c := range s.Turn {
 		at := fmt.Sprintf("call %s (%q)", c.Key(), c.Name)
 		switch {
@@ -95,10 +101,22 @@ func (s *State) Validate() error {
 			return invalid("%s: question: an interrupted call without a question", at)
 		case c.Status == StatusAnswered && len(c.Answer) == 0:
 			return invalid("%s: answer: an answered call without an answer", at)
+		case c.Status != StatusDone && ran[s.callID(c)]:
+			return invalid("%s: status is %s, yet ran lists its id: it ran already, and does not run again", at, c.Status)
 		}
 		keys[c.Key()] = true
 	}
 	return nil
+}
+
+// callID is the id c runs with (toolreg.Info(ctx).ID), as State.Ran lists
+// it: the provider's, or one made of the run's id, the turn's step and
+// the call's place in it.
+func (s *State) callID(c Call) string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return s.RunID + "." + strconv.Itoa(s.Steps) + "." + strconv.Itoa(c.Index)
 }
 
 func invalid(format string, args ...any) error {
@@ -107,7 +125,7 @@ func invalid(format string, args ...any) error {
 
 func (s Status) known() bool {
 	switch s {
-	case StatusDone, StatusApproval, StatusInterrupted, StatusApproved, StatusRejected, StatusAnswered:
+	case StatusDone, StatusApproval, StatusInterrupted, StatusApproved, StatusRejected, StatusAnswered, StatusAsked:
 		return true
 	}
 	return false
@@ -141,6 +159,18 @@ func init() {
 		return st.(*State).admit(turn, read, key)
 	}
 	trust.Seal = func(st any, key []byte) error { return st.(*State).seal(key) }
+	trust.Asked = func(c any) any { return c.(*Call).asked() }
+}
+
+// asked is c as the model asked for it, not run yet (StatusAsked): with
+// its arguments as the model wrote them, before a decision of the host's
+// in this process, which a checkpoint does not keep without a key.
+func (c *Call) asked() Call {
+	args := c.Arguments
+	if b, ok := c.decidedHere(); ok {
+		args = b.Arguments
+	}
+	return Call{ID: c.ID, Name: c.Name, Arguments: args, Index: c.Index, Status: StatusAsked}
 }
 
 // admit checks a State before a run resumes it, past Validate: with a key,

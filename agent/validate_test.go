@@ -53,6 +53,18 @@ func TestValidate(t *testing.T) {
 		{"result on a waiting call", func(s *State) { s.Turn[1].Result = &Result{} }, `call 2 ("book"): result: a call that is approval holds a result`},
 		{"no question", func(s *State) { s.Turn[2].Question = nil }, `call 3 ("pick"): question`},
 		{"no answer", func(s *State) { s.Turn[2].Status = StatusAnswered }, `call 3 ("pick"): answer`},
+		{"a checkpoint", func(s *State) {
+			s.Ran = []string{"1"}
+			s.Turn[1].Status, s.Turn[2].Status, s.Turn[2].Question = StatusAsked, StatusAsked, nil
+		}, ""},
+		{"a done call asked again", func(s *State) {
+			s.Ran = []string{"1"}
+			s.Turn[0].Status, s.Turn[0].Result = StatusAsked, nil
+		}, `call 1 ("weather"): status is asked, yet ran lists its id`},
+		{"a call without an id that ran, waiting", func(s *State) {
+			s.RunID, s.Ran = "r", []string{"r.1.1"}
+			s.Turn[1].ID = ""
+		}, `call #1 ("book"): status is approval, yet ran lists its id`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

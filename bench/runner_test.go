@@ -176,6 +176,8 @@ var runnerRows = []runnerRow{
 	{"openai_Chat/toolreg", false, chatReplies, toolregChatRun},
 	{"openai_Chat_stream/bare_SDK", true, chatStreamReplies, bareChatStream},
 	{"openai_Chat_stream/toolreg", true, chatStreamReplies, toolregChatRun},
+	{"openai_Chat/toolreg_checkpoint", false, chatReplies, toolregChatCheckpointRun},
+	{"openai_Chat_stream/toolreg_checkpoint", true, chatStreamReplies, toolregChatCheckpointRun},
 	{"openai_Responses/bare_SDK", false, responsesReplies, bareResponses},
 	{"openai_Responses/toolreg", false, responsesReplies, toolregResponsesRun},
 	{"openai_Responses_stream/bare_SDK", true, responsesStreamReplies, bareResponses},
@@ -419,6 +421,63 @@ func toolregChatRun(f *runnerFixture, client openai.Client, stream bool) func(co
 			return "", err
 		}
 		return run.Answer(), nil
+	}
+}
+
+// toolregChatCheckpointRun is toolregChatRun with a checkpoint that saves
+// nothing (agent.Options.Checkpoint): what the loop spends making and
+// handing over the States, twice a run (the reply, the call), a store's
+// own cost aside.
+func toolregChatCheckpointRun(f *runnerFixture, client openai.Client, stream bool) func(context.Context) (string, error) {
+	chat := toolopenai.NewChat(f.reg)
+	opts := agent.Options{Stream: stream, Checkpoint: func(context.Context, *agent.State) error { return nil }}
+	return func(ctx context.Context) (string, error) {
+		run, err := chat.Run(ctx, &client.Chat.Completions, chatParams(), nil, opts)
+		if err != nil {
+			return "", err
+		}
+		return run.Answer(), nil
+	}
+}
+
+// BenchmarkCheckpointRatio times the toolreg row of a group with and
+// without a checkpoint that saves nothing, in turn within each op, as
+// BenchmarkRunnerRatio does: checkpoint/none is their ratio.
+func BenchmarkCheckpointRatio(b *testing.B) {
+	for _, group := range []string{"openai_Chat", "openai_Chat_stream"} {
+		b.Run(group, func(b *testing.B) {
+			var rows [2]runnerRow // none, checkpoint
+			for _, row := range runnerRows {
+				switch row.name {
+				case group + "/toolreg":
+					rows[0] = row
+				case group + "/toolreg_checkpoint":
+					rows[1] = row
+				}
+			}
+			var runs [2]func(context.Context) (string, error)
+			var trs [2]*cannedTransport
+			var took [2]time.Duration
+			for i, row := range rows {
+				runs[i], trs[i], _ = runnerSetup(b, row)
+			}
+			b.ReportAllocs()
+			first := 0
+			for b.Loop() {
+				first = 1 - first // each goes first every other op
+				for _, i := range []int{first, 1 - first} {
+					trs[i].rewind()
+					t := time.Now()
+					if _, err := runs[i](context.Background()); err != nil {
+						b.Fatal(err)
+					}
+					took[i] += time.Since(t)
+				}
+			}
+			b.ReportMetric(float64(took[0].Nanoseconds())/float64(b.N), "none-ns/run")
+			b.ReportMetric(float64(took[1].Nanoseconds())/float64(b.N), "checkpoint-ns/run")
+			b.ReportMetric(float64(took[1])/float64(took[0]), "checkpoint/none")
+		})
 	}
 }
 

@@ -93,7 +93,11 @@ func (r *Run) Do(ctx context.Context) (err error) {
 		}
 		turn := st.Turn
 		st.Turn = nil
-		if err := r.settle(ctx, st.Steps, turn, nil); err != nil {
+		early, err := r.reask(ctx, st.Steps, turn)
+		if err != nil {
+			return err
+		}
+		if err := r.settle(ctx, st.Steps, turn, early); err != nil {
 			return err
 		}
 	}
@@ -155,25 +159,60 @@ func (r *Run) admit(ctx context.Context, step *agent.Step, turn []toolreg.ToolCa
 			r.emit(agent.Event{Kind: agent.CallReady, Step: step.Number, Call: c})
 		}
 		calls[i] = agent.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments, Index: i, Status: agent.StatusApproved}
-		id := r.callID(step.Number, calls[i])
-		if early.started(i) { // it passed the gate as it was handed over, and ran
-			put(&seen, id, true)
-			continue
-		}
-		if out, refused := r.refuse(step, c, id, seen, r.State.Ran); refused {
-			early.refused(i, r.tell(ctx, step.Number, calls[i], out))
-			continue
-		}
-		put(&seen, id, true)
-		if r.Registry.NeedsApproval(ctx, c) {
-			if out, ok := r.Registry.Check(c); !ok {
-				early.refused(i, r.tell(ctx, step.Number, calls[i], out))
-				continue
-			}
-			calls[i].Status = agent.StatusApproval
-		}
+		r.gate(ctx, step, &calls[i], &seen, early)
 	}
 	return calls
+}
+
+// gate passes one call through the first gates, c approved to run unless
+// they say otherwise: a refusal goes to early as the call's result, and a
+// call that needs approval waits for the host (StatusApproval). seen
+// holds the ids of the turn's calls gated so far.
+func (r *Run) gate(ctx context.Context, step *agent.Step, c *agent.Call, seen *map[string]bool, early *starter) {
+	id := r.callID(step.Number, *c)
+	if early.started(c.Index) { // it passed the gate as it was handed over, and ran
+		put(seen, id, true)
+		return
+	}
+	call := c.ToolCall()
+	if out, refused := r.refuse(step, call, id, *seen, r.State.Ran); refused {
+		early.refused(c.Index, r.tell(ctx, step.Number, *c, out))
+		return
+	}
+	put(seen, id, true)
+	if r.Registry.NeedsApproval(ctx, call) {
+		if out, ok := r.Registry.Check(call); !ok {
+			early.refused(c.Index, r.tell(ctx, step.Number, *c, out))
+			return
+		}
+		c.Status = agent.StatusApproval
+	}
+}
+
+// reask passes the calls of a checkpointed turn that had not run
+// (StatusAsked) through the gates a new turn's calls pass, as the model
+// asked for them: the store may have changed them, and a call that needs
+// approval waits for the host again. It returns the refusals, for finish;
+// nil when no call was asked.
+func (r *Run) reask(ctx context.Context, n int, calls []agent.Call) (*starter, error) {
+	var early *starter
+	var seen map[string]bool
+	for i := range calls {
+		c := &calls[i]
+		if c.Status != agent.StatusAsked {
+			continue
+		}
+		if early == nil {
+			step, err := r.stepFor(ctx, n)
+			if err != nil {
+				return nil, err
+			}
+			early = r.starter(ctx, step)
+		}
+		c.Status = agent.StatusApproved
+		r.gate(ctx, early.step, c, &seen, early)
+	}
+	return early, nil
 }
 
 // tell passes a refused call through the registry's middleware, which
@@ -377,10 +416,23 @@ func (r *Run) finish(ctx context.Context, step int, calls []agent.Call, early *s
 		toRun = append(toRun, call)
 		toRunAt = append(toRunAt, i)
 	}
-	if len(toRun) > 0 {
+	// The turn is saved as the model asked for it, then as its calls
+	// complete (Options.Checkpoint).
+	cp, err := r.checkpoint(ctx, step, calls, outs)
+	if err != nil {
+		return err
+	}
+	if len(toRun) > 0 && cp != nil && !r.Options.CheckpointTurns {
+		if err := cp.run(toRun, toRunAt); err != nil {
+			return err
+		}
+	} else if len(toRun) > 0 {
 		results := r.exec(ctx, step, calls, toRun)
 		for j, i := range toRunAt {
 			outs[i] = &results[j]
+		}
+		if err := cp.save(); err != nil {
+			return err
 		}
 	}
 
@@ -710,7 +762,9 @@ func (s *starter) start(i int, call toolreg.ToolCall) {
 	}
 	s.mu.Unlock()
 	s.r.emit(agent.Event{Kind: agent.CallReady, Step: s.step.Number, Call: call})
-	if s.r.Registry.NeedsApproval(s.parent, call) {
+	// With checkpoints, a call starts once the reply that asks for it is
+	// whole and saved: one that ran before would run again after a crash.
+	if s.r.Options.Checkpoint != nil || s.r.Registry.NeedsApproval(s.parent, call) {
 		return
 	}
 	s.mu.Lock()

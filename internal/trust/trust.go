@@ -14,4 +14,8 @@ var (
 	Admit func(state any, turn []toolreg.ToolCall, read bool, key []byte) error
 	// Seal seals an *agent.State with key, as it is.
 	Seal func(state any, key []byte) error
+	// Asked returns an *agent.Call as an agent.Call the model asked for
+	// and that has not run: StatusAsked, with the model's arguments (not
+	// those of a host's decision made in this process).
+	Asked func(call any) any
 )

@@ -110,6 +110,7 @@ var StateEdits = []StateEdit{
 // one is refused, and decisions sealed in one process resume in another.
 // With c.Cursor, the edits only a transcript shows are left out.
 func StateTests(t *testing.T, c Control) {
+	t.Run("checkpoint", func(t *testing.T) { CheckpointTests(t, c) })
 	paused := func(t *testing.T, opts agent.Options) (*API, *toolreg.Registry, map[string]int, func() int64, *agent.State) {
 		t.Helper()
 		ran := map[string]int{}
