@@ -20,7 +20,7 @@ import (
 func ExampleOptions_checkpoint() {
 	srv := offlineModel(`send_invoice {"to":"Ann"}; send_invoice {"to":"Bob"}`, "Both invoices are sent.")
 	defer srv.Close()
-	client := openai.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test"))
+	client := openai.NewClient(option.WithBaseURL(srv.URL()), option.WithAPIKey("test"))
 	store := map[string][]byte{} // a database table, by run
 	sent := map[string]int{}
 	process := func(crash func()) (*toolopenai.Chat, agent.Options) {
@@ -60,9 +60,9 @@ func ExampleOptions_checkpoint() {
 	fmt.Println(run.Answer(), err, sent)
 	// Output:
 	//   (the model is offered [send_invoice], tool_choice "auto")
-	// sent to Ann, call call_1_0
+	// sent to Ann, call call_1_1
 	// crashed: agent: saving a checkpoint: context canceled
-	// sent to Bob, call call_1_1
+	// sent to Bob, call call_1_2
 	//   (the model is offered [send_invoice], tool_choice "auto")
 	// Both invoices are sent. <nil> map[Ann:1 Bob:1]
 }
