@@ -47,6 +47,9 @@ type Server struct {
 	// answered are the requests answered with a reply, by number: a
 	// Responses request goes on from one of them.
 	answered map[int]bool
+	// tape, when set, is the recording the server plays or makes
+	// instead of a script (Replay).
+	tape *tape
 }
 
 // madeCall is a call a turn made: the call as sent, and the request it
@@ -98,13 +101,12 @@ var secrets = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key"
 // starts calls it; a test may also mount it on a server of its own (with
 // TLS, say), with the same script and record.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	d := dialectOf(r)
-	header := r.Header.Clone()
-	for _, h := range secrets {
-		header.Del(h)
+	if s.tape != nil {
+		s.tape.serve(s, w, r)
+		return
 	}
-	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: header, Body: body, dialect: d}
+	req, err := received(r)
+	d, body := req.dialect, req.Body
 	s.mu.Lock()
 	n := len(s.requests) + 1
 	s.requests = append(s.requests, req)
@@ -210,6 +212,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", contentType)
 	w.Write(out)
+}
+
+// received is r as Requests keeps it, less its credential headers, and
+// the error reading its body, if any.
+func received(r *http.Request) (Request, error) {
+	body, err := io.ReadAll(r.Body)
+	header := r.Header.Clone()
+	for _, h := range secrets {
+		header.Del(h)
+	}
+	return Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: header, Body: body, dialect: dialectOf(r)}, err
 }
 
 // framer is a dialect whose stream is not server-sent events.
