@@ -16,28 +16,22 @@ import (
 	"github.com/toolreg/toolreg/toolregtest/fakemodel"
 )
 
-// A test replaying a recorded run: no provider, no key, no network. With
-// TOOLREG_RECORD=1 and OPENAI_API_KEY set, the same test records the file
-// again from OpenAI.
+// A test replaying a recorded run: no provider, no key, no network
+// (TestAgentReplay, in the README, is the whole test). Calls and Requests
+// read the recorded run as a scripted one. With TOOLREG_RECORD=1 and
+// OPENAI_API_KEY set, the same test records the file again from OpenAI.
 func ExampleReplay() {
 	t := &exampleT{} // in a test: func TestAgent(t *testing.T)
 	defer t.end()
 
 	s := fakemodel.Replay(t, "testdata/weather_chat_stream.json")
-	client := openai.NewClient(s.OpenAIOptions()...)
-	reg := toolreg.NewRegistry()
-	reg.MustAdd(getWeather)
-
-	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_2,
-		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris?")}}
-	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{Stream: true})
-	if err != nil {
-		t.Fatalf("%v", err)
-	}
-	fmt.Println(run.Answer(), run.Steps(), "steps")
-	s.AssertCalls(fakemodel.Called{Name: "get_weather", Args: `{"city":"Paris"}`, Result: "18°C in Paris"})
+	fmt.Println(weatherIn(s, openai.ChatModelGPT5_2, "Paris")) // a run of toolopenai.Chat, streamed, on s
+	fmt.Printf("%+v\n", s.Calls())
+	fmt.Println(s.Requests()[0].ToolNames(), s.Requests()[1].Path)
 	// Output:
-	// It is 18°C in Paris. 2 steps
+	// It is 18°C in Paris. <nil>
+	// [{Name:get_weather Args:{"city":"Paris"} Result:18°C in Paris IsError:false}]
+	// [get_weather] /v1/chat/completions
 }
 
 // A request that is not the recorded one fails the test with a diff,
@@ -94,12 +88,18 @@ func weatherIn(s *fakemodel.Server, model, city string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a test that hangs fails
 	defer cancel()
 	client := openai.NewClient(s.OpenAIOptions()...)
-	reg := toolreg.NewRegistry()
-	reg.MustAdd(getWeather)
+	reg := registryOf()
 	params := openai.ChatCompletionNewParams{Model: model,
 		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in " + city + "?")}}
 	run, err := toolopenai.NewChat(reg).Run(ctx, &client.Chat.Completions, params, nil, agent.Options{Stream: true})
 	return run.Answer(), err
+}
+
+func registryOf(tools ...toolreg.AnyTool) *toolreg.Registry {
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+	reg.MustAdd(tools...)
+	return reg
 }
 
 // recordingT is an exampleT that drops what a recording logs.

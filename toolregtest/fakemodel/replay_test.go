@@ -1,6 +1,7 @@
 package fakemodel_test
 
 import (
+	"context"
 	"flag"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/openai/openai-go/v3"
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/toolregtest/fakemodel"
 )
@@ -104,10 +107,10 @@ func TestRecordingReads(t *testing.T) {
 
 var update = flag.Bool("update", false, "record the recordings under testdata again, from a scripted server")
 
-// TestFixture replays the recording the examples replay, and with
-// -update records it again from a scripted server, as it was first
-// recorded (no key here, so no live provider).
-func TestFixture(t *testing.T) {
+// TestAgentReplay is the README's replaying test, as written there. With
+// -update it first records the file again from a scripted server, as it
+// was first recorded (there is no key here for a live provider).
+func TestAgentReplay(t *testing.T) {
 	if *update {
 		t.Run("record", func(t *testing.T) {
 			live := fakemodel.New(t, fakemodel.Call("get_weather", `{"city":"Paris"}`), fakemodel.Text("It is 18°C in Paris."))
@@ -117,14 +120,20 @@ func TestFixture(t *testing.T) {
 			}
 		})
 	}
-	s := fakemodel.Replay(t, fixture)
-	answer, err := weatherIn(s, openai.ChatModelGPT5_2, "Paris")
-	if err != nil || answer != "It is 18°C in Paris." {
-		t.Errorf("%q, %v", answer, err)
+
+	s := fakemodel.Replay(t, "testdata/weather_chat_stream.json")
+	client := openai.NewClient(s.OpenAIOptions()...)
+	reg := toolreg.NewRegistry()
+	reg.MustAdd(getWeather)
+
+	params := openai.ChatCompletionNewParams{Model: openai.ChatModelGPT5_2,
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("Weather in Paris?")}}
+	run, err := toolopenai.NewChat(reg).Run(context.Background(), &client.Chat.Completions, params, nil, agent.Options{Stream: true})
+	if err != nil {
+		t.Fatal(err)
 	}
 	s.AssertCalls(fakemodel.Called{Name: "get_weather", Args: `{"city":"Paris"}`, Result: "18°C in Paris"})
-	reqs := s.Requests()
-	if len(reqs) != 2 || len(reqs[1].ToolResults()) != 1 {
-		t.Errorf("requests %+v", reqs)
+	if run.Answer() != "It is 18°C in Paris." {
+		t.Errorf("answer %q", run.Answer())
 	}
 }

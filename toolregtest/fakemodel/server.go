@@ -64,10 +64,8 @@ type madeCall struct {
 // status that is not an error) stops the test with t.Fatalf naming it.
 func New(t testing.TB, script ...Turn) *Server {
 	t.Helper()
-	for i, turn := range script {
-		if err := turn.check(); err != nil {
-			t.Fatalf("fakemodel: turn %d of the script: %v", i+1, err)
-		}
+	if err := checkScript(script); err != nil {
+		t.Fatalf("%v", err)
 	}
 	s := &Server{t: t, script: script}
 	s.srv = httptest.NewServer(s)
@@ -276,7 +274,9 @@ func (s *Server) madeLocked(res ToolResult) bool {
 // that every provider's client reads, without d).
 func (s *Server) refuse(w http.ResponseWriter, d dialect, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	s.t.Errorf("%s", msg)
+	if s.t != nil { // nil for a server of Start
+		s.t.Errorf("%s", msg)
+	}
 	body, _ := json.Marshal(map[string]any{"type": "error",
 		"error": map[string]any{"type": "api_error", "message": msg, "code": 500, "status": "INTERNAL"}})
 	if d != nil {
