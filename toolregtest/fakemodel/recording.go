@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
 )
 
@@ -125,8 +126,13 @@ func (x exchange) check() error {
 		return errors.New("the request has no method")
 	case !strings.HasPrefix(q.Path, "/"):
 		return fmt.Errorf("the request's path %q does not start with /", q.Path)
-	case p.Status < 100 || p.Status > 599:
-		return fmt.Errorf("the response's status %d is not an HTTP status", p.Status)
+	case p.Status < 200 || p.Status > 599:
+		return fmt.Errorf("the response's status %d is not the status of an answer (200 to 599)", p.Status)
+	}
+	for h := range p.Header {
+		if !slices.Contains(keptHeaders, h) {
+			return fmt.Errorf("the response's header %q is not one a recording keeps (%s)", h, strings.Join(keptHeaders, ", "))
+		}
 	}
 	forms := 0
 	for _, set := range []bool{p.Body != nil, p.Events != nil, p.Text != ""} {
@@ -152,7 +158,9 @@ func (p recordedResponse) encode() []byte {
 	case p.Events != nil:
 		events := make([]event, len(p.Events))
 		for i, e := range p.Events {
-			events[i] = event{name: e.Event, data: e.Text}
+			// A line of its own for each line of the text, as
+			// server-sent events carry data of several lines.
+			events[i] = event{name: e.Event, data: strings.ReplaceAll(e.Text, "\n", "\ndata: ")}
 			if e.Data != nil {
 				events[i].data = e.Data
 			}
@@ -195,9 +203,6 @@ func recordResponse(status int, header http.Header, body []byte) recordedRespons
 		p.Body = body
 	default:
 		p.Text = string(body)
-	}
-	if p.Events == nil && len(p.Body) == 0 && p.Text == "" {
-		p.Body = nil
 	}
 	return p
 }
