@@ -229,6 +229,11 @@ func (tp *tape) serve(s *Server, w http.ResponseWriter, r *http.Request) {
 	if len(body) > 0 {
 		sent.Body = body
 	}
+	if tp.cfg.record && len(body) > 0 && !json.Valid(body) {
+		s.mu.Unlock()
+		s.refuse(w, d, "fakemodel: recording %s: %s: the body is not JSON, which every API this server plays sends", tp.file, what)
+		return
+	}
 	if tp.cfg.record {
 		s.mu.Unlock()
 		tp.record(s, w, r, n, what, d, sent)

@@ -197,8 +197,19 @@ func TestRecordFailed(t *testing.T) {
 	if resp.StatusCode != 500 || !strings.Contains(string(body), "ThrottlingException") && !strings.Contains(string(body), "InternalServerException") {
 		t.Errorf("%d %s", resp.StatusCode, body)
 	}
-	if errs := strings.Join(rec.end(), "\n"); !strings.Contains(errs, `give one with Upstream("bedrock", url)`) {
-		t.Errorf("errors %q", errs)
+	resp, err = http.Post(s.URL()+"/v1/messages", "application/json", strings.NewReader(`{"model":`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 500 {
+		t.Errorf("a body that is not JSON: %d", resp.StatusCode)
+	}
+	errs := strings.Join(rec.end(), "\n")
+	for _, want := range []string{`give one with Upstream("bedrock", url)`, "request 2 (Anthropic Messages): the body is not JSON"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("errors %q, want %q", errs, want)
+		}
 	}
 }
 
