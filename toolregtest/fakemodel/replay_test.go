@@ -3,6 +3,9 @@ package fakemodel_test
 import (
 	"context"
 	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +138,45 @@ func TestAgentReplay(t *testing.T) {
 	s.AssertCalls(fakemodel.Called{Name: "get_weather", Args: `{"city":"Paris"}`, Result: "18°C in Paris"})
 	if run.Answer() != "It is 18°C in Paris." {
 		t.Errorf("answer %q", run.Answer())
+	}
+}
+
+// TestRecordStream: server-sent events are kept as events whatever their
+// line endings, comments or data of several lines, and replayed as the
+// same events.
+func TestRecordStream(t *testing.T) {
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
+		io.WriteString(w, "event: x\r\ndata: {\"a\":1}\r\n\r\n: a comment\n\nid: 7\ndata:line 1\ndata: line 2\n\ndata: [DONE]\n\n")
+	}))
+	defer upstream.Close()
+	file := filepath.Join(t.TempDir(), "stream.json")
+	post := func(s *fakemodel.Server) string {
+		resp, err := http.Post(s.URL()+"/v1/chat/completions", "application/json", strings.NewReader(`{"stream":true}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.Header.Get("Content-Type") + "\n" + string(b)
+	}
+	t.Run("record", func(t *testing.T) {
+		post(fakemodel.Replay(t, file, fakemodel.Record(), fakemodel.Upstream(fakemodel.OpenAI, upstream.URL)))
+	})
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `"events": [
+          {"event":"x","data":{"a":1}},
+          {"text":"line 1\nline 2"},
+          {"text":"[DONE]"}
+        ]`
+	if !strings.Contains(string(data), want) {
+		t.Errorf("the recording lacks\n%s\nin\n%s", want, data)
+	}
+	got := post(fakemodel.Replay(t, file))
+	if diff := cmp.Diff("text/event-stream; charset=utf-8\nevent: x\ndata: {\"a\":1}\n\ndata: line 1\ndata: line 2\n\ndata: [DONE]\n\n", got); diff != "" {
+		t.Errorf("replayed (-want +got):\n%s", diff)
 	}
 }
