@@ -220,19 +220,19 @@ func TestRecordFailed(t *testing.T) {
 // provider got them all.
 func TestRecordKeepsNoSecret(t *testing.T) {
 	const (
-		bearer  = "sk-bearer-0123456789/abcdef"
-		apiKey  = "sk-ant-x-api-key-0123456789"
-		goog    = "AIzaGoogKey0123456789"
-		azure   = "azure-api-key-0123456789"
-		query   = "AIzaQueryKey+0123/456=="
-		cookie  = "cookie-session-0123456789"
-		amzTok  = "amz-security-token-0123456789"
-		akid    = "AKIAEXAMPLE0123456789"
-		sig     = "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7"
-		env     = "env-secret-value-0123456789"
-		extra   = "extra-secret-0123456789"
-		echoed  = "set-cookie-from-provider-0123456789"
-		ordinal = "get_weather"
+		bearer   = "sk-bearer-0123456789/abcdef"
+		apiKey   = "sk-ant-x-api-key-0123456789"
+		goog     = "AIzaGoogKey0123456789"
+		azure    = "azure-api-key-0123456789"
+		query    = "AIzaQueryKey+0123/456=="
+		cookie   = "cookie-session-0123456789"
+		amzTok   = "amz-security-token-0123456789"
+		akid     = "AKIAEXAMPLE0123456789"
+		sig      = "5d672d79c15b13162d9279b0855cfba6789a8edb4c82c400e06b5924a6f2b5d7"
+		env      = "env-secret-value-0123456789"
+		extra    = "extra-secret-0123456789"
+		echoed   = "set-cookie-from-provider-0123456789"
+		ordinary = "get_weather"
 	)
 	t.Setenv("TOOLREG_TEST_SERVICE_TOKEN", env)
 	var got http.Header
@@ -245,7 +245,7 @@ func TestRecordKeepsNoSecret(t *testing.T) {
 		w.Header().Set("X-Echo", r.Header.Get("Authorization"))
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
-		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+bearer+`; also `+env+` and `+apiKey+`, see `+ordinal+`","type":"invalid_request_error"}}`)
+		io.WriteString(w, `{"error":{"message":"Incorrect API key provided: `+bearer+`; also `+env+` and `+apiKey+`, see `+ordinary+`","type":"invalid_request_error"}}`)
 	})
 	live := httptest.NewServer(upstream)
 	t.Cleanup(live.Close)
@@ -282,7 +282,7 @@ func TestRecordKeepsNoSecret(t *testing.T) {
 			t.Errorf("the recording holds %q:\n%s", secret, data)
 		}
 	}
-	for _, want := range []string{"REDACTED", `"query": "alt=sse"`, ordinal, `"status": 401`} {
+	for _, want := range []string{"REDACTED", `"query": "alt=sse"`, ordinary, `"status": 401`} {
 		if !bytes.Contains(data, []byte(want)) {
 			t.Errorf("the recording lacks %q:\n%s", want, data)
 		}
