@@ -7,23 +7,18 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/toolreg/toolreg/internal/adapt/adapttest"
+	"github.com/toolreg/toolreg/toolregtest/fakemodel"
 )
 
 // TestAnthropicRun runs -provider anthropic against a scripted Messages
 // API: the events print the calls and their results as the OpenAI run's
 // do.
 func TestAnthropicRun(t *testing.T) {
-	api := &adapttest.API{Path: "/v1/messages", Error: func(msg string) string { return `{"type":"error","error":{"type":"api_error","message":` + msg + `}}` },
-		Replies: []string{
-			`{"id":"msg_1","type":"message","role":"assistant","model":"m","stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1},
-			  "content":[{"type":"tool_use","id":"toolu_1","name":"convert_temperature","input":{"value":"20","from":"C","to":"fahrenheit"}}]}`,
-			`{"id":"msg_2","type":"message","role":"assistant","model":"m","stop_reason":"tool_use","usage":{"input_tokens":1,"output_tokens":1},
-			  "content":[{"type":"tool_use","id":"toolu_2","name":"convert_temperature","input":{"value":20,"from":"celsius","to":"fahrenheit"}}]}`,
-			`{"id":"msg_3","type":"message","role":"assistant","model":"m","stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1},
-			  "content":[{"type":"text","text":"20 °C is 68 °F."}]}`,
-		}}
-	env := map[string]string{"ANTHROPIC_API_KEY": "test", "ANTHROPIC_BASE_URL": api.Serve(t)}
+	s := fakemodel.New(t,
+		fakemodel.Call("convert_temperature", `{"value":"20","from":"C","to":"fahrenheit"}`),
+		fakemodel.Call("convert_temperature", `{"value":20,"from":"celsius","to":"fahrenheit"}`),
+		fakemodel.Text("20 °C is 68 °F."))
+	env := map[string]string{"ANTHROPIC_API_KEY": "test", "ANTHROPIC_BASE_URL": s.URL()}
 	var out bytes.Buffer
 	if err := runAnthropic(context.Background(), &out, func(k string) string { return env[k] }, "20 °C in Fahrenheit?", 5); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())

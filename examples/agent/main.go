@@ -1,9 +1,9 @@
 // Command agent runs a small agent on toolreg: a model, two tools, and the
 // loop between them.
 //
-// With no API key it runs offline: an embedded scripted model that speaks
-// the Chat Completions protocol drives the real OpenAI SDK client and the
-// real runner, so the transcript shows parallel calls, a call with invalid
+// With no API key it runs offline: a scripted model of package
+// toolregtest/fakemodel, speaking the Chat Completions protocol, drives
+// the real OpenAI SDK client and the real runner, so the transcript shows parallel calls, a call with invalid
 // arguments that the model then corrects, and a final answer.
 //
 // With OPENAI_API_KEY set it sends the prompt given on the command line to
@@ -84,12 +84,12 @@ func run(ctx context.Context, w io.Writer, getenv func(string) string, prompt st
 		}
 		fmt.Fprintf(w, "model: %s\n", model)
 	} else {
-		m, err := startScriptedModel()
+		m, err := offlineModel()
 		if err != nil {
 			return fmt.Errorf("starting the offline model: %w", err)
 		}
 		defer m.Close()
-		opts = append(opts, option.WithAPIKey("offline"), option.WithBaseURL(m.url), option.WithMaxRetries(0))
+		opts = append(opts, m.OpenAIOptions()...)
 		model, prompt = "scripted-offline", offlinePrompt
 		fmt.Fprintln(w, "model: scripted offline model (set OPENAI_API_KEY to use a real one)")
 	}

@@ -6,9 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestOfflineRun runs the README's first command as a test: the offline
@@ -44,6 +48,25 @@ func TestOfflineRun(t *testing.T) {
 	}
 	if regexp.MustCompile(`panic|goroutine`).MatchString(got) {
 		t.Errorf("transcript leaks internals:\n%s", got)
+	}
+}
+
+// TestOfflineRunREADME: the README's "Set up" shows the offline
+// transcript as the program prints it.
+func TestOfflineRunREADME(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shown, _ := strings.Cut(string(readme), "runs a small agent offline")
+	_, shown, _ = strings.Cut(shown, "```\n")
+	shown, _, _ = strings.Cut(shown, "```")
+	var out bytes.Buffer
+	if err := run(context.Background(), &out, func(string) string { return "" }, "", options{maxSteps: 8}); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(shown, out.String()); diff != "" {
+		t.Errorf("README's transcript (-README +printed):\n%s", diff)
 	}
 }
 

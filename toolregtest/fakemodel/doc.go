@@ -47,4 +47,13 @@
 // those with a 500 in the provider's shape so that the client fails at
 // once, and the SDK options turn retries off. A malformed turn stops the
 // test at New; turns never asked for fail it as it ends.
+//
+// Replay plays a recorded exchange with a live provider instead of a
+// script: recorded once with TOOLREG_RECORD=1 and a key, kept under
+// testdata/ as indented JSON without any credential, and replayed in CI
+// without network; a request that differs from the recording fails the
+// test with a diff of the two.
+//
+//	s := fakemodel.Replay(t, "testdata/weather.json")
+//	client := openai.NewClient(s.OpenAIOptions()...)
 package fakemodel

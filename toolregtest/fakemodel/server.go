@@ -47,6 +47,9 @@ type Server struct {
 	// answered are the requests answered with a reply, by number: a
 	// Responses request goes on from one of them.
 	answered map[int]bool
+	// tape, when set, is the recording the server plays or makes
+	// instead of a script (Replay).
+	tape *tape
 }
 
 // madeCall is a call a turn made: the call as sent, the request it
@@ -63,10 +66,8 @@ type madeCall struct {
 // status that is not an error) stops the test with t.Fatalf naming it.
 func New(t testing.TB, script ...Turn) *Server {
 	t.Helper()
-	for i, turn := range script {
-		if err := turn.check(); err != nil {
-			t.Fatalf("fakemodel: turn %d of the script: %v", i+1, err)
-		}
+	if err := checkScript(script); err != nil {
+		t.Fatalf("%v", err)
 	}
 	s := &Server{t: t, script: script}
 	s.srv = httptest.NewServer(s)
@@ -100,13 +101,12 @@ var secrets = []string{"Authorization", "X-Api-Key", "X-Goog-Api-Key", "Api-Key"
 // starts calls it; a test may also mount it on a server of its own (with
 // TLS, say), with the same script and record.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	d := dialectOf(r)
-	header := r.Header.Clone()
-	for _, h := range secrets {
-		header.Del(h)
+	if s.tape != nil {
+		s.tape.serve(s, w, r)
+		return
 	}
-	req := Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: header, Body: body, dialect: d}
+	req, err := received(r)
+	d, body := req.dialect, req.Body
 	s.mu.Lock()
 	n := len(s.requests) + 1
 	s.requests = append(s.requests, req)
@@ -218,6 +218,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write(out)
 }
 
+// received is r as Requests keeps it, less its credential headers, and
+// the error reading its body, if any.
+func received(r *http.Request) (Request, error) {
+	body, err := io.ReadAll(r.Body)
+	header := r.Header.Clone()
+	for _, h := range secrets {
+		header.Del(h)
+	}
+	return Request{Method: r.Method, Path: r.URL.Path, Query: r.URL.RawQuery, Header: header, Body: body, dialect: dialectOf(r)}, err
+}
+
 // framer is a dialect whose stream is not server-sent events.
 type framer interface {
 	frame(events []event) (contentType string, body []byte)
@@ -269,7 +280,9 @@ func (s *Server) madeLocked(res ToolResult) bool {
 // that every provider's client reads, without d).
 func (s *Server) refuse(w http.ResponseWriter, d dialect, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	s.t.Errorf("%s", msg)
+	if s.t != nil { // nil for a server of Start
+		s.t.Errorf("%s", msg)
+	}
 	body, _ := json.Marshal(map[string]any{"type": "error",
 		"error": map[string]any{"type": "api_error", "message": msg, "code": 500, "status": "INTERNAL"}})
 	if d != nil {
