@@ -270,7 +270,7 @@ func (s *Server) noteCallsLocked(d dialect, n int, p recordedResponse) {
 		return
 	}
 	for _, c := range replyCalls(d, p) {
-		s.made = append(s.made, madeCall{c, n - 1})
+		s.made = append(s.made, madeCall{ToolCall: c, request: n - 1})
 	}
 }
 
