@@ -28,6 +28,7 @@ type cannedTransport struct {
 	bodies []string // the replies of one run, in order
 	next   int
 	sse    bool     // the bodies are server-sent events
+	ctype  string   // the bodies' content type, when not JSON or SSE
 	record bool     // keep the request bodies in sent
 	sent   [][]byte // what was sent, when recording
 }
@@ -51,7 +52,10 @@ func (t *cannedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	body := t.bodies[t.next]
 	t.next++
 	ct := "application/json"
-	if t.sse {
+	switch {
+	case t.ctype != "":
+		ct = t.ctype
+	case t.sse:
 		ct = "text/event-stream"
 	}
 	return &http.Response{
@@ -168,21 +172,30 @@ type runnerRow struct {
 	name    string // group/path
 	stream  bool
 	replies []string // the transport's bodies
-	setup   func(f *runnerFixture, client openai.Client, stream bool) func(context.Context) (string, error)
+	setup   func(f *runnerFixture, tr *cannedTransport, stream bool) func(context.Context) (string, error)
+	ctype   string // the replies' content type, when not JSON or SSE
 }
 
-var runnerRows = []runnerRow{
-	{"openai_Chat/bare_SDK", false, chatReplies, bareChat},
-	{"openai_Chat/toolreg", false, chatReplies, toolregChatRun},
-	{"openai_Chat_stream/bare_SDK", true, chatStreamReplies, bareChatStream},
-	{"openai_Chat_stream/toolreg", true, chatStreamReplies, toolregChatRun},
-	{"openai_Chat/toolreg_checkpoint", false, chatReplies, toolregChatCheckpointRun},
-	{"openai_Chat_stream/toolreg_checkpoint", true, chatStreamReplies, toolregChatCheckpointRun},
-	{"openai_Responses/bare_SDK", false, responsesReplies, bareResponses},
-	{"openai_Responses/toolreg", false, responsesReplies, toolregResponsesRun},
-	{"openai_Responses_stream/bare_SDK", true, responsesStreamReplies, bareResponses},
-	{"openai_Responses_stream/toolreg", true, responsesStreamReplies, toolregResponsesRun},
+// onChat makes a row's setup of one over an OpenAI client of the
+// transport.
+func onChat(setup func(f *runnerFixture, client openai.Client, stream bool) func(context.Context) (string, error)) func(*runnerFixture, *cannedTransport, bool) func(context.Context) (string, error) {
+	return func(f *runnerFixture, tr *cannedTransport, stream bool) func(context.Context) (string, error) {
+		return setup(f, chatClient(tr), stream)
+	}
 }
+
+var runnerRows = append([]runnerRow{
+	{"openai_Chat/bare_SDK", false, chatReplies, onChat(bareChat), ""},
+	{"openai_Chat/toolreg", false, chatReplies, onChat(toolregChatRun), ""},
+	{"openai_Chat_stream/bare_SDK", true, chatStreamReplies, onChat(bareChatStream), ""},
+	{"openai_Chat_stream/toolreg", true, chatStreamReplies, onChat(toolregChatRun), ""},
+	{"openai_Chat/toolreg_checkpoint", false, chatReplies, onChat(toolregChatCheckpointRun), ""},
+	{"openai_Chat_stream/toolreg_checkpoint", true, chatStreamReplies, onChat(toolregChatCheckpointRun), ""},
+	{"openai_Responses/bare_SDK", false, responsesReplies, onChat(bareResponses), ""},
+	{"openai_Responses/toolreg", false, responsesReplies, onChat(toolregResponsesRun), ""},
+	{"openai_Responses_stream/bare_SDK", true, responsesStreamReplies, onChat(bareResponses), ""},
+	{"openai_Responses_stream/toolreg", true, responsesStreamReplies, onChat(toolregResponsesRun), ""},
+}, providerRunnerRows...)
 
 // BenchmarkRunner runs one two-step run per op against the in-process
 // transport: step 1 the model calls the small tool, step 2 it answers. The
@@ -211,8 +224,11 @@ func BenchmarkRunner(b *testing.B) {
 // BenchmarkRunnerRatio times the bare SDK and toolreg rows of a group in
 // turn within each op, so that a shared machine's drift hits both alike:
 // bare-ns/run and toolreg-ns/run are each path's time per run, toolreg/bare
-// their ratio. ns/op, B/op and allocs/op are those of both paths together.
-// The cancellable rows run both under a context that can be cancelled, as a
+// their ratio. transcript-ns/run is what encoding State.Transcript, which
+// every run does once at its end and the bare rows do not, costs, timed
+// after both (transcriptSaver); toolreg-transcript/bare is the ratio
+// without it. ns/op, B/op and allocs/op are those of both paths and the
+// transcript together. The cancellable rows run both under a context that can be cancelled, as a
 // server's request context is.
 func BenchmarkRunnerRatio(b *testing.B) {
 	var subs []string
@@ -246,7 +262,8 @@ func BenchmarkRunnerRatio(b *testing.B) {
 				ctx, cancel = context.WithCancel(ctx)
 				defer cancel()
 			}
-			var tBare, tRunner time.Duration
+			save := transcriptSaver(b, group)
+			var tBare, tRunner, tSave time.Duration
 			timed := func(run func(context.Context) (string, error)) time.Duration {
 				t := time.Now()
 				if _, err := run(ctx); err != nil {
@@ -268,10 +285,17 @@ func BenchmarkRunnerRatio(b *testing.B) {
 					tRunner += timed(runRunner)
 					tBare += timed(runBare)
 				}
+				t := time.Now()
+				if err := save(); err != nil {
+					b.Fatal(err)
+				}
+				tSave += time.Since(t)
 			}
 			b.ReportMetric(float64(tBare.Nanoseconds())/float64(b.N), "bare-ns/run")
 			b.ReportMetric(float64(tRunner.Nanoseconds())/float64(b.N), "toolreg-ns/run")
 			b.ReportMetric(float64(tRunner)/float64(tBare), "toolreg/bare")
+			b.ReportMetric(float64(tSave.Nanoseconds())/float64(b.N), "transcript-ns/run")
+			b.ReportMetric(float64(tRunner-tSave)/float64(tBare), "toolreg-transcript/bare")
 		})
 	}
 }
@@ -280,8 +304,8 @@ func BenchmarkRunnerRatio(b *testing.B) {
 // does what every row must: the final text, after one call of the tool.
 func runnerSetup(tb testing.TB, row runnerRow) (func(context.Context) (string, error), *cannedTransport, *runnerFixture) {
 	f := newRunnerFixture(tb)
-	tr := &cannedTransport{bodies: row.replies, sse: row.stream}
-	run := row.setup(f, chatClient(tr), row.stream)
+	tr := &cannedTransport{bodies: row.replies, sse: row.stream, ctype: row.ctype}
+	run := row.setup(f, tr, row.stream)
 	text, err := run(context.Background())
 	if err != nil {
 		tb.Fatalf("%s: %v", row.name, err)
@@ -301,7 +325,7 @@ func TestRunnerRows(t *testing.T) {
 			_, tr, _ := runnerSetup(t, row)
 			tr.record = true
 			tr.rewind()
-			if _, err := row.setup(newRunnerFixture(t), chatClient(tr), row.stream)(context.Background()); err != nil {
+			if _, err := row.setup(newRunnerFixture(t), tr, row.stream)(context.Background()); err != nil {
 				t.Fatal(err)
 			}
 			sent[row.name] = tr.sent

@@ -490,3 +490,52 @@ func TestRefusalsInAStepOfManyTools(t *testing.T) {
 		t.Errorf("the model reads (-want +got):\n%s", diff)
 	}
 }
+
+// TestWaitRunsTheCallsNoWorkerTook: a call still queued when the model's
+// response is over runs on the loop's goroutine when a slot is free, and
+// waits for the worker holding the slots when none is; either way it runs
+// once, and wait returns its output.
+func TestWaitRunsTheCallsNoWorkerTook(t *testing.T) {
+	for _, free := range []bool{true, false} {
+		t.Run(fmt.Sprintf("slot_free=%v", free), func(t *testing.T) {
+			var ran atomic.Int64
+			reg := toolreg.NewRegistry(toolreg.WithMaxConcurrency(2))
+			reg.MustAdd(toolreg.MustNew("echo", "Echoes.", func(_ context.Context, a cityArgs) (string, error) {
+				ran.Add(1)
+				return a.City, nil
+			}))
+			r := newRun(reg, nil, agent.Options{})
+			step := agent.NewDeclaredStep(1, reg, reg.Tools())
+			r.step = step
+			s := r.starter(context.Background(), step)
+			// A worker was started for the call but has not run: it holds
+			// a slot (both, when none is free) and the call is queued.
+			s.slots.TryAcquire()
+			if !free {
+				s.slots.TryAcquire()
+			}
+			s.wg.Add(1)
+			put(&s.ready, 0, call("c1", "echo", `{"city":"Oslo"}`))
+			s.queue = []int{0}
+			s.ctx, s.cancel = context.WithCancel(context.Background())
+			s.close()
+			if !free {
+				go func() {
+					time.Sleep(10 * time.Millisecond)
+					s.slots.Release() // the second slot: the worker below holds the first
+					s.work()
+				}()
+			}
+			outs := s.wait()
+			if got := outs[0]; got.Text != "Oslo" || got.IsError {
+				t.Errorf("output %+v, want Oslo", got)
+			}
+			if free {
+				s.work() // scheduled at last: it finds nothing to run
+			}
+			if s.wg.Wait(); ran.Load() != 1 {
+				t.Errorf("the call ran %d times, want once", ran.Load())
+			}
+		})
+	}
+}

@@ -661,11 +661,14 @@ type starter struct {
 	queued  map[int]bool // started: passed the gate, queued to run
 	closed  bool         // the model call is over: no more hand-overs
 	broken  error
+	running int       // calls taken from the queue and not over yet
+	idle    sync.Cond // on mu: a call is over, or a worker gave its slot back
 }
 
 func (r *Run) starter(ctx context.Context, step *agent.Step) *starter {
 	s := &starter{r: r, step: step, parent: ctx}
 	s.slots.Limit = int32(r.Registry.MaxConcurrency())
+	s.idle.L = &s.mu
 	return s
 }
 
@@ -812,26 +815,32 @@ func (s *starter) Reclaim(ctx context.Context) {
 // calls are cancelled.
 func (s *starter) work() {
 	defer s.wg.Done()
-	for {
-		s.mu.Lock()
-		if len(s.queue) == 0 || s.ctx.Err() != nil {
-			s.slots.Release()
-			s.mu.Unlock()
-			return
-		}
-		i := s.queue[0]
-		s.queue = s.queue[1:]
-		call, ctx := s.ready[i], s.ctx
-		s.mu.Unlock()
-		c := agent.Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}
-		run := call
-		run.ID = s.r.callID(s.step.Number, c)
-		out := s.r.exec(ctx, s.step.Number, []agent.Call{c}, []toolreg.ToolCall{run})[0]
-		s.mu.Lock()
-		put(&s.outs, i, out)
-		put(&s.ran, i, true)
-		s.mu.Unlock()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.queue) > 0 && s.ctx.Err() == nil {
+		s.runNext()
 	}
+	s.slots.Release()
+	s.idle.Broadcast()
+}
+
+// runNext runs the first queued call and records its output. The caller
+// holds mu, which runNext lets go of while the call runs.
+func (s *starter) runNext() {
+	i := s.queue[0]
+	s.queue = s.queue[1:]
+	call, ctx := s.ready[i], s.ctx
+	s.running++
+	s.mu.Unlock()
+	c := agent.Call{ID: call.ID, Name: call.Name, Arguments: call.Arguments, Index: i}
+	run := call
+	run.ID = s.r.callID(s.step.Number, c)
+	out := s.r.exec(ctx, s.step.Number, []agent.Call{c}, []toolreg.ToolCall{run})[0]
+	s.mu.Lock()
+	put(&s.outs, i, out)
+	put(&s.ran, i, true)
+	s.running--
+	s.idle.Broadcast()
 }
 
 // readied reports whether the call at index i was handed over.
@@ -945,12 +954,28 @@ func (s *starter) stop() []agent.Call {
 // wait returns the outputs of the calls started early, by index, once they
 // are over, and the refusals of the turn's gates. The starter is done:
 // nothing writes the map after.
+//
+// A call still queued when the model's response is over is run here, on
+// the loop's goroutine, when a slot is free: a worker started for it may
+// not have been scheduled yet, and the loop would only wait for it. A
+// worker that finds the queue empty ends without touching the starter's
+// state, so wait waits for the calls that run, not for the workers.
 func (s *starter) wait() map[int]toolreg.Output {
-	s.wg.Wait()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.cancelCalls()
-	return s.outs
+	for {
+		queued := len(s.queue) > 0 && s.ctx.Err() == nil
+		switch {
+		case queued && s.slots.TryAcquire():
+			s.runNext()
+			s.slots.Release()
+		case !queued && s.running == 0:
+			s.cancelCalls()
+			return s.outs
+		default:
+			s.idle.Wait()
+		}
+	}
 }
 
 // Hooks returns emit and ready, or funcs that do nothing for those that
