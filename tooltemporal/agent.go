@@ -29,6 +29,19 @@ const (
 	// says so, and the grace lets that result reach the workflow before
 	// Temporal gives up on the attempt.
 	TimeoutGrace = 5 * time.Second
+
+	// DefaultContinueAfterSteps is how many steps a run's history holds
+	// before the run continues as new.
+	DefaultContinueAfterSteps = 100
+	// DefaultContinueAfterEvents is how many events a run's history holds
+	// before the run continues as new, at the next step or pause: below
+	// the 10,240 at which a server warns (it fails a run at 51,200).
+	DefaultContinueAfterEvents = 10_000
+	// DefaultContinueAfterBytes is how large a run's history grows before
+	// the run continues as new: each model call carries the transcript, so
+	// a history grows faster than its steps. A server warns at 10 MB and
+	// fails a run at 50 MB.
+	DefaultContinueAfterBytes = 8 << 20
 )
 
 // Options configure an Agent. They are read in the workflow: keep them the
@@ -62,6 +75,24 @@ type Options struct {
 	// to the history: give every worker the same. Decisions sent with
 	// Decide are the host's, and need no seal.
 	StateKey []byte
+	// ContinueAfterSteps, ContinueAfterEvents and ContinueAfterBytes bound
+	// the history of a run: past any of them, or when the server suggests
+	// it (workflow.Info.GetContinueAsNewSuggested), the run continues as
+	// new (Temporal's continue-as-new) at the next point where nothing is
+	// in flight: before a step's model call, or when the run pauses for
+	// the host. The new run, under the same workflow ID, starts from the
+	// State (transcript, pending calls, counters, loaded tools) and the
+	// Usage so far; it checks that State as it checks any Input.State.
+	// Pending, Decide and Events with runID "" reach the latest run, and
+	// Get follows the chain to the run that ends. 0 means
+	// DefaultContinueAfterSteps, DefaultContinueAfterEvents and
+	// DefaultContinueAfterBytes; a negative value turns that bound off.
+	// Each run makes at least one step, so that a long run always
+	// progresses. A Run called from a workflow of another type never
+	// continues as new: the workflow is the caller's.
+	ContinueAfterSteps  int
+	ContinueAfterEvents int
+	ContinueAfterBytes  int
 }
 
 // ToolOptions say how a tool's calls run as activities.

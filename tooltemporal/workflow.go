@@ -40,6 +40,10 @@ type Input struct {
 	MaxSteps      int `json:"max_steps,omitempty"`
 	MaxRetries    int `json:"max_retries,omitempty"`
 	MaxRunRetries int `json:"max_run_retries,omitempty"`
+	// Usage is what the run's model calls used before this workflow run:
+	// a run that continues as new (Options.ContinueAfterSteps) carries it,
+	// and Result.Usage adds to it.
+	Usage agent.Usage `json:"usage,omitzero"`
 }
 
 // Result is how a run ended: its State (the transcript holds the model's
@@ -76,7 +80,7 @@ const (
 // the cancellation.
 func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	st := in.State
-	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st}
+	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st, usage: in.Usage}
 	if err := m.handle(); err != nil {
 		return nil, err
 	}
@@ -106,6 +110,9 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	if err == nil {
 		err = loop.Do(context.Background())
 	}
+	if errors.Is(err, errContinue) {
+		return nil, m.continueAsNew(in)
+	}
 	res := &Result{State: st, Usage: m.usage}
 	if err == nil {
 		return res, nil
@@ -126,6 +133,62 @@ type workflowModel struct {
 	st     *agent.State // the loop's
 	answer *answer      // the results the model has not read yet
 	usage  agent.Usage
+	asked  int   // the model calls of this workflow run
+	saved  error // why the last Save failed
+}
+
+// errContinue ends the loop of a workflow run that continues as new.
+var errContinue = errors.New("tooltemporal: the run continues as new")
+
+// versionContinue marks the runs that may continue as new: the histories
+// of runs started before it replay as they ran, never continuing.
+const versionContinue = "toolreg.continue-as-new"
+
+// continueNow reports whether the run continues as new here, at a point
+// where nothing is in flight: the run made a step, its history is past a
+// bound of the Options (or the server suggests it), and the workflow is
+// the Agent's own. What it reads of the history is the same on replay.
+func (m *workflowModel) continueNow() bool {
+	info := workflow.GetInfo(m.ctx)
+	if m.asked == 0 || info.WorkflowType.Name != m.a.opts.Name {
+		return false
+	}
+	o := m.a.opts
+	past := info.GetContinueAsNewSuggested() ||
+		over(m.asked, o.ContinueAfterSteps, DefaultContinueAfterSteps) ||
+		over(info.GetCurrentHistoryLength(), o.ContinueAfterEvents, DefaultContinueAfterEvents) ||
+		over(info.GetCurrentHistorySize(), o.ContinueAfterBytes, DefaultContinueAfterBytes)
+	return past && workflow.GetVersion(m.ctx, versionContinue, workflow.DefaultVersion, 1) == 1
+}
+
+// over reports whether n reached the bound (0: def; negative: none).
+func over(n, bound, def int) bool {
+	if bound == 0 {
+		bound = def
+	}
+	return bound > 0 && n >= bound
+}
+
+// continueAsNew ends this workflow run with Temporal's continue-as-new
+// error, the next run starting from the State as the loop left it (sealed
+// with the Options' key, the results of the last turn in its transcript).
+// Update handlers finish first; the decide handler never blocks, so none
+// is halfway.
+func (m *workflowModel) continueAsNew(in Input) error {
+	if m.answer != nil {
+		// The last turn's results did not reach the transcript: carrying
+		// the State would lose them.
+		if m.saved == nil {
+			m.saved = errors.New("tooltemporal: the last turn's results were not saved")
+		}
+		return temporal.NewNonRetryableApplicationError(m.saved.Error(), errTypeRun, m.saved, encodeError(m.saved), &Result{State: *m.st, Usage: m.usage})
+	}
+	if err := workflow.Await(m.ctx, func() bool { return workflow.AllHandlersFinished(m.ctx) }); err != nil {
+		return err
+	}
+	next := in
+	next.State, next.Usage = *m.st, m.usage
+	return workflow.NewContinueAsNewError(m.ctx, workflow.GetInfo(m.ctx).WorkflowType.Name, next)
 }
 
 func (m *workflowModel) Info() agent.RunInfo {
@@ -135,6 +198,12 @@ func (m *workflowModel) Info() agent.RunInfo {
 }
 
 func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	if m.continueNow() {
+		// The step was counted, but the next run makes it.
+		m.st.Steps--
+		return agent.Reply{}, errContinue
+	}
+	m.asked++
 	in := m.input()
 	declared := make([]string, 0)
 	for _, t := range s.Declared() {
@@ -167,6 +236,7 @@ func (m *workflowModel) Save(s *agent.State) error {
 		return nil
 	}
 	_, err := m.run(m.input())
+	m.saved = err
 	return err
 }
 
@@ -257,7 +327,23 @@ func (a *Agent) outcome(call toolreg.ToolCall, res callResult, err error) toolre
 // wait blocks until the host has decided every pending call (UpdateDecide)
 // or the run is cancelled.
 func (m *workflowModel) wait(_ context.Context, st *agent.State) error {
+	if st.Paused() && !decided(st) && m.continueNow() {
+		return errContinue
+	}
 	return workflow.Await(m.ctx, func() bool { return !st.Paused() })
+}
+
+// decided reports whether the host decided a call of the paused turn: a
+// decision made in this workflow run is not carried without a seal, so
+// the run does not continue as new then (it never is: the loop waits
+// first, and the decide handler runs when it waits).
+func decided(st *agent.State) bool {
+	for _, c := range st.Turn {
+		if c.Status == agent.StatusApproved || c.Status == agent.StatusRejected || c.Status == agent.StatusAnswered {
+			return true
+		}
+	}
+	return false
 }
 
 // handle sets the run's Update and Queries up.
