@@ -117,6 +117,20 @@ type ToolOptions struct {
 	// retried after HeartbeatTimeout instead of Timeout, and a cancelled
 	// run cancels the call. Set it for long tools.
 	HeartbeatTimeout time.Duration
+	// Inline runs the tool's calls in the workflow instead of as
+	// activities: for quick tools that compute from their arguments alone
+	// (a unit conversion, a lookup in a table compiled in), where an
+	// activity's round trip costs more than the call (see the package
+	// doc's "Inline tools"). Each call passes the same gate as any other
+	// (the step offers its tool, its arguments validate, the host approves
+	// it if it must, it has not run before in its turn), runs once through
+	// the registry, its middleware included, and its result is recorded
+	// in the history (workflow.SideEffect): a replay reads the result back
+	// and runs neither the tool nor its middleware again. It is never
+	// retried: a failure is what the model reads. Timeout, Retry and
+	// HeartbeatTimeout do not apply. In Options.Tool it makes every tool
+	// inline; in Options.Tools, that tool.
+	Inline bool
 }
 
 // ModelFunc makes the provider's side of a run from its State, in an
@@ -209,6 +223,7 @@ func (a *Agent) toolOptions(name string) ToolOptions {
 		if t.HeartbeatTimeout > 0 {
 			o.HeartbeatTimeout = t.HeartbeatTimeout
 		}
+		o.Inline = o.Inline || t.Inline
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultToolTimeout

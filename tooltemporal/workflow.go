@@ -89,7 +89,7 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 		Model:    m,
 		Options: agent.Options{
 			MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries,
-			PrepareStep: a.opts.PrepareStep, StateKey: a.opts.StateKey,
+			PrepareStep: m.prepare, StateKey: a.opts.StateKey,
 		},
 		State: &st,
 		Exec:  m.exec,
@@ -134,6 +134,7 @@ type workflowModel struct {
 	answer *answer      // the results the model has not read yet
 	usage  agent.Usage
 	asked  int   // the model calls of this workflow run
+	last   int   // the step of the last of them
 	saved  error // why the last Save failed
 }
 
@@ -159,6 +160,21 @@ func (m *workflowModel) continueNow() bool {
 		over(info.GetCurrentHistoryLength(), o.ContinueAfterEvents, DefaultContinueAfterEvents) ||
 		over(info.GetCurrentHistorySize(), o.ContinueAfterBytes, DefaultContinueAfterBytes)
 	return past && workflow.GetVersion(m.ctx, versionContinue, workflow.DefaultVersion, 1) == 1
+}
+
+// prepare begins each step, and a resumed turn's: a new step begins with
+// continuing as new when it is time (before the Observer sees a model
+// call), then with the Options' PrepareStep.
+func (m *workflowModel) prepare(ctx context.Context, s *agent.Step) error {
+	if s.Number > m.last && m.continueNow() {
+		// The step was counted, but the next run makes it.
+		m.st.Steps--
+		return errContinue
+	}
+	if m.a.opts.PrepareStep != nil {
+		return m.a.opts.PrepareStep(ctx, s)
+	}
+	return nil
 }
 
 // over reports whether n reached the bound (0: def; negative: none).
@@ -198,12 +214,7 @@ func (m *workflowModel) Info() agent.RunInfo {
 }
 
 func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (agent.Reply, error) {
-	if m.continueNow() {
-		// The step was counted, but the next run makes it.
-		m.st.Steps--
-		return agent.Reply{}, errContinue
-	}
-	m.asked++
+	m.asked, m.last = m.asked+1, s.Number
 	in := m.input()
 	declared := make([]string, 0)
 	for _, t := range s.Declared() {
@@ -276,20 +287,48 @@ func (m *workflowModel) take(st agent.State) {
 }
 
 // exec runs a turn's calls as activities, all at once, and reads their
-// results in call order.
+// results in call order; the calls of inline tools run in the workflow
+// while the activities do.
 func (m *workflowModel) exec(_ context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output {
 	futures := make([]workflow.Future, len(calls))
 	for i, c := range calls {
+		if m.a.toolOptions(c.Name).Inline {
+			continue
+		}
 		actx := workflow.WithActivityOptions(m.ctx, m.a.callOptions(c.Name))
 		futures[i] = workflow.ExecuteActivity(actx, m.a.callType(), newCallInput(c, infos[i]))
 	}
 	outs := make([]toolreg.Output, len(calls))
 	for i, f := range futures {
+		if f == nil {
+			outs[i] = m.inline(calls[i], infos[i])
+		}
+	}
+	for i, f := range futures {
+		if f == nil {
+			continue
+		}
 		var res callResult
 		err := f.Get(m.ctx, &res)
 		outs[i] = m.a.outcome(calls[i], res, err)
 	}
 	return outs
+}
+
+// inline runs a call of an inline tool in the workflow, once: a replay
+// reads its recorded result.
+func (m *workflowModel) inline(call toolreg.ToolCall, info toolreg.CallInfo) toolreg.Output {
+	in := newCallInput(call, info)
+	var res callResult
+	err := workflow.SideEffect(m.ctx, func(workflow.Context) any {
+		info := in.info() // as the activity's
+		ctx := toolreg.WithCallInfo(context.Background(), func(toolreg.ToolCall) toolreg.CallInfo { return info })
+		return encodeOutput(m.a.reg.CallAll(ctx, []toolreg.ToolCall{in.Call})[0])
+	}).Get(&res)
+	if err != nil {
+		return m.a.outcome(call, callResult{}, err)
+	}
+	return res.output()
 }
 
 // outcome is a call's Output from its activity's result or failure: a
