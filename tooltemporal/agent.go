@@ -92,7 +92,22 @@ type Options struct {
 	// continues as new: the workflow is the caller's.
 	ContinueAfterSteps  int
 	ContinueAfterEvents int
-	ContinueAfterBytes  int
+	ContinueAfterBytes  int // OnEvent, if set, sees each Event of a run as it happens, in the
+	// workflow, on the worker that runs it: it must return at once (hand
+	// the event to a channel with room, a pub/sub client's buffer). A
+	// worker that replays a run's history, to rebuild it or to answer a
+	// Query, calls it for none of the events it replays: only for what
+	// the run does from then on. (A workflow task that fails halfway is
+	// retried, and may hand over its events again.) A host elsewhere reads
+	// them with Events.
+	OnEvent func(Event)
+	// Observer, if set, sees each run and model call, as
+	// agent.Options.Observer does (toolotel.Observer traces them); the
+	// tools' calls run in activities, where the registry's middleware sees
+	// them. A replay calls it for none of what it replays, so a span is
+	// recorded once; a run that a worker picks up after another stopped
+	// records from there on (its run's span may then be missing).
+	Observer agent.Observer
 }
 
 // ToolOptions say how a tool's calls run as activities.

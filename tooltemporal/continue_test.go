@@ -159,6 +159,10 @@ func TestContinueAsNewBounds(t *testing.T) {
 			if seg.next.State.Steps != 1 || len(transcript(t, seg.next.State)) != 3 {
 				t.Errorf("handed over step %d, transcript %q", seg.next.State.Steps, transcript(t, seg.next.State))
 			}
+			// Step done, call ready, call result: the next run numbers on.
+			if seg.next.Events != 3 {
+				t.Errorf("handed over %d events, want 3", seg.next.Events)
+			}
 			last := runSegment(t, a, *seg.next, nil, nil)
 			if last.err != nil || last.next != nil {
 				t.Fatalf("the next run: %v, continued %v", last.err, last.next != nil)

@@ -44,6 +44,9 @@ type Input struct {
 	// a run that continues as new (Options.ContinueAfterSteps) carries it,
 	// and Result.Usage adds to it.
 	Usage agent.Usage `json:"usage,omitzero"`
+	// Events is the Seq of the last Event of the run before this workflow
+	// run: a run that continues as new carries it.
+	Events int `json:"events,omitempty"`
 }
 
 // Result is how a run ended: its State (the transcript holds the model's
@@ -80,7 +83,7 @@ const (
 // the cancellation.
 func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	st := in.State
-	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st, usage: in.Usage}
+	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st, usage: in.Usage, seq: in.Events}
 	if err := m.handle(); err != nil {
 		return nil, err
 	}
@@ -89,13 +92,16 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 		Model:    m,
 		Options: agent.Options{
 			MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries,
-			PrepareStep: m.prepare, StateKey: a.opts.StateKey,
+			PrepareStep: m.prepare, StateKey: a.opts.StateKey, OnEvent: m.event,
 		},
 		State: &st,
 		Exec:  m.exec,
 		Wait:  m.wait,
 		// A run's id must replay as it was: the workflow's.
 		NewID: func() string { return workflow.GetInfo(ctx).WorkflowExecution.ID },
+	}
+	if a.opts.Observer != nil {
+		loop.Options.Observer = replaySafe{ctx: ctx, obs: a.opts.Observer}
 	}
 	// The loop's context never ends: a cancelled run ends through the
 	// workflow's context, which fails the activity or the wait in progress.
@@ -133,9 +139,11 @@ type workflowModel struct {
 	st     *agent.State // the loop's
 	answer *answer      // the results the model has not read yet
 	usage  agent.Usage
-	asked  int   // the model calls of this workflow run
-	last   int   // the step of the last of them
-	saved  error // why the last Save failed
+	asked  int     // the model calls of this workflow run
+	last   int     // the step of the last of them
+	saved  error   // why the last Save failed
+	seq    int     // the Seq of the last event
+	events []Event // of this workflow run
 }
 
 // errContinue ends the loop of a workflow run that continues as new.
@@ -203,7 +211,7 @@ func (m *workflowModel) continueAsNew(in Input) error {
 		return err
 	}
 	next := in
-	next.State, next.Usage = *m.st, m.usage
+	next.State, next.Usage, next.Events = *m.st, m.usage, m.seq
 	return workflow.NewContinueAsNewError(m.ctx, workflow.GetInfo(m.ctx).WorkflowType.Name, next)
 }
 
@@ -227,6 +235,10 @@ func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event
 	}
 	m.usage.InputTokens += out.Reply.Usage.InputTokens
 	m.usage.OutputTokens += out.Reply.Usage.OutputTokens
+	if out.Text != "" {
+		m.event(agent.Event{Kind: agent.TextDelta, Step: s.Number, Text: out.Text})
+	}
+	m.event(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: out.Reply.Usage})
 	return out.Reply, nil
 }
 
@@ -389,6 +401,11 @@ func decided(st *agent.State) bool {
 func (m *workflowModel) handle() error {
 	if err := workflow.SetQueryHandler(m.ctx, QueryPending, func() ([]agent.Call, error) {
 		return m.st.Pending(), nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(m.ctx, QueryEvents, func(after int) ([]Event, error) {
+		return m.eventsAfter(after), nil
 	}); err != nil {
 		return err
 	}
