@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/tooltemporal"
 	"github.com/toolreg/toolreg/tooltemporal/internal/trip"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -25,10 +26,23 @@ func TestReplayRecordedHistories(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			if err := replay(file, trip.Registry()); err != nil {
+			agent := trip.Agent
+			if strings.Contains(file, ".continued.") {
+				agent = trip.Continued
+			}
+			if err := replay(file, agent(trip.Registry(), nil)); err != nil {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestReplayBeforeContinueAsNew: a run recorded before runs continued as
+// new replays as it ran on workers whose runs continue as new where it
+// paused: the choice is versioned.
+func TestReplayBeforeContinueAsNew(t *testing.T) {
+	if err := replay("testdata/trip.history.json", trip.Continued(trip.Registry(), nil)); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -43,14 +57,14 @@ func TestReplayCatchesAChange(t *testing.T) {
 		}
 		changed.MustAdd(tool)
 	}
-	err := replay("testdata/trip.history.json", changed)
+	err := replay("testdata/trip.history.json", trip.Agent(changed, nil))
 	if err == nil || !strings.Contains(err.Error(), "TMPRL1100") { // the SDK's code for nondeterminism
 		t.Fatalf("err = %v, want a nondeterminism error", err)
 	}
 }
 
-func replay(file string, reg *toolreg.Registry) error {
+func replay(file string, a *tooltemporal.Agent) error {
 	r := worker.NewWorkflowReplayer()
-	trip.Agent(reg, nil).RegisterWorkflow(r)
+	a.RegisterWorkflow(r)
 	return r.ReplayWorkflowHistoryFromJSONFile(log.NewStructuredLogger(slog.New(slog.DiscardHandler)), file)
 }
