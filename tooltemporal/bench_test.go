@@ -46,18 +46,22 @@ func BenchmarkStep(b *testing.B) {
 		}
 	})
 	b.Run("workflow", func(b *testing.B) {
-		a := newAgent(b, reg, script, Options{})
-		in := Input{Model: "scripted", State: first}
-		b.ReportAllocs()
-		for b.Loop() {
-			env := newEnv(b)
-			a.Register(env)
-			env.ExecuteWorkflow(a.Name(), in)
-			if err := env.GetWorkflowError(); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchWorkflow(b, newAgent(b, reg, script, Options{}), Input{Model: "scripted", State: first})
 	})
+}
+
+// benchWorkflow runs the workflow of a, from in, in a test environment
+// each time.
+func benchWorkflow(b *testing.B, a *Agent, in Input) {
+	b.ReportAllocs()
+	for b.Loop() {
+		env := newEnv(b)
+		a.Register(env)
+		env.ExecuteWorkflow(a.Name(), in)
+		if err := env.GetWorkflowError(); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkInlineCalls runs a workflow whose model asks for a turn of 10
@@ -79,17 +83,7 @@ func BenchmarkInlineCalls(b *testing.B) {
 		opts Options
 	}{{"activities", Options{}}, {"inline", Options{Tools: map[string]ToolOptions{"weather": {Inline: true}}}}} {
 		b.Run(bc.name, func(b *testing.B) {
-			a := newAgent(b, reg, script, bc.opts)
-			in := Input{Model: "scripted", State: first}
-			b.ReportAllocs()
-			for b.Loop() {
-				env := newEnv(b)
-				a.Register(env)
-				env.ExecuteWorkflow(a.Name(), in)
-				if err := env.GetWorkflowError(); err != nil {
-					b.Fatal(err)
-				}
-			}
+			benchWorkflow(b, newAgent(b, reg, script, bc.opts), Input{Model: "scripted", State: first})
 		})
 	}
 }

@@ -178,61 +178,49 @@ func TestContinueAsNewBounds(t *testing.T) {
 
 // TestAPausedRunContinuesAsNew: a run that pauses for approval past its
 // bound continues as new while it waits; the next run is decided, and the
-// call runs once.
+// call runs once. The State handed over is data like any Input's: a
+// decision slipped into it, or (sealed) any change, fails the next run
+// with agent.ErrInvalidState before anything runs.
 func TestAPausedRunContinuesAsNew(t *testing.T) {
 	for _, key := range [][]byte{nil, []byte("a key of the workers")} {
-		t.Run(fmt.Sprintf("sealed=%v", key != nil), func(t *testing.T) {
-			var s seen
-			reg := testRegistry(&s)
-			script := &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), reply(call("b", "book", "Oslo")), say("Booked.")}}
-			a := newAgent(t, reg, script, Options{ContinueAfterSteps: 2, StateKey: key})
-			seg := runSegment(t, a, Input{Model: "scripted", State: firstState(t, reg, "book Oslo")}, nil, nil)
-			if seg.err != nil || seg.next == nil {
-				t.Fatalf("err %v, continued %v", seg.err, seg.next != nil)
-			}
-			if p := seg.next.State.Pending(); len(p) != 1 || p[0].ID != "b" {
-				t.Fatalf("pending in the State handed over: %+v", p)
-			}
-			last := runSegment(t, a, *seg.next, nil, []timed{{time.Hour, []Decision{Approve("b")}}})
-			if last.err != nil || last.next != nil || len(last.rejected) > 0 {
-				t.Fatalf("the next run: %v, continued %v, rejected %q", last.err, last.next != nil, last.rejected)
-			}
-			want := []string{"user: book Oslo", `assistant calls weather {"city":"Oslo"}`, "tool w: sunny in Oslo",
-				`assistant calls book {"city":"Oslo"}`, "tool b: booked Oslo (key b)", "assistant: Booked."}
-			if diff := cmp.Diff(want, transcript(t, last.res.State)); diff != "" {
-				t.Errorf("transcript (-want +got):\n%s", diff)
-			}
-			if n := len(s.list()); n != 2 {
-				t.Errorf("%d calls ran, want 2", n)
-			}
-		})
-	}
-}
-
-// TestAContinuedStateIsChecked: the State handed to the next run is data
-// like any Input's: a decision slipped into it, or (sealed) any change,
-// fails the next run with agent.ErrInvalidState before anything runs.
-func TestAContinuedStateIsChecked(t *testing.T) {
-	for _, key := range [][]byte{nil, []byte("a key of the workers")} {
-		t.Run(fmt.Sprintf("sealed=%v", key != nil), func(t *testing.T) {
-			var s seen
-			reg := testRegistry(&s)
-			script := &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), reply(call("b", "book", "Oslo")), say("Booked.")}}
-			a := newAgent(t, reg, script, Options{ContinueAfterSteps: 2, StateKey: key})
-			seg := runSegment(t, a, Input{Model: "scripted", State: firstState(t, reg, "book Oslo")}, nil, nil)
-			if seg.next == nil {
-				t.Fatalf("did not continue as new: %v", seg.err)
-			}
-			next := *seg.next
-			next.State.Turn = append([]agent.Call(nil), next.State.Turn...)
-			next.State.Turn[0].Status = agent.StatusApproved
-			last := runSegment(t, a, next, nil, nil)
-			if !errors.Is(last.err, agent.ErrInvalidState) {
-				t.Fatalf("err = %v, want agent.ErrInvalidState", last.err)
-			}
-			if n := len(s.list()); n != 1 {
-				t.Errorf("%d calls ran, want only the first run's", n)
-			}
-		})
+		for _, tamper := range []bool{false, true} {
+			t.Run(fmt.Sprintf("sealed=%v,tampered=%v", key != nil, tamper), func(t *testing.T) {
+				var s seen
+				reg := testRegistry(&s)
+				script := &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), reply(call("b", "book", "Oslo")), say("Booked.")}}
+				a := newAgent(t, reg, script, Options{ContinueAfterSteps: 2, StateKey: key})
+				seg := runSegment(t, a, Input{Model: "scripted", State: firstState(t, reg, "book Oslo")}, nil, nil)
+				if seg.err != nil || seg.next == nil {
+					t.Fatalf("err %v, continued %v", seg.err, seg.next != nil)
+				}
+				if p := seg.next.State.Pending(); len(p) != 1 || p[0].ID != "b" {
+					t.Fatalf("pending in the State handed over: %+v", p)
+				}
+				next := *seg.next
+				if tamper {
+					next.State.Turn = append([]agent.Call(nil), next.State.Turn...)
+					next.State.Turn[0].Status = agent.StatusApproved
+				}
+				last := runSegment(t, a, next, nil, []timed{{time.Hour, []Decision{Approve("b")}}})
+				ran := len(s.list())
+				if tamper {
+					if !errors.Is(last.err, agent.ErrInvalidState) || ran != 1 {
+						t.Fatalf("err = %v, %d calls ran; want agent.ErrInvalidState, only the first run's call", last.err, ran)
+					}
+					return
+				}
+				if last.err != nil || last.next != nil || len(last.rejected) > 0 {
+					t.Fatalf("the next run: %v, continued %v, rejected %q", last.err, last.next != nil, last.rejected)
+				}
+				want := []string{"user: book Oslo", `assistant calls weather {"city":"Oslo"}`, "tool w: sunny in Oslo",
+					`assistant calls book {"city":"Oslo"}`, "tool b: booked Oslo (key b)", "assistant: Booked."}
+				if diff := cmp.Diff(want, transcript(t, last.res.State)); diff != "" {
+					t.Errorf("transcript (-want +got):\n%s", diff)
+				}
+				if ran != 2 {
+					t.Errorf("%d calls ran, want 2", ran)
+				}
+			})
+		}
 	}
 }

@@ -53,10 +53,7 @@ func ExampleModel() {
 
 	agents := tooltemporal.New(reg, tooltemporal.Options{})
 	agents.Model("fake", tooltemporaltest.Model(s, reg))
-	var suite testsuite.WorkflowTestSuite
-	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
-	env := suite.NewTestWorkflowEnvironment()
-	agents.Register(env)
+	env := newEnv(agents)
 	env.ExecuteWorkflow(agents.Name(), tooltemporal.Input{Model: "fake", State: tooltemporaltest.Prompt(t, reg, "Weather in Paris?")})
 
 	var res tooltemporal.Result
@@ -73,16 +70,22 @@ func ExampleModel() {
 	// steps: 2
 }
 
+// newEnv is a test environment, quiet, with the workflow of agents.
+func newEnv(agents *tooltemporal.Agent) *testsuite.TestWorkflowEnvironment {
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
+	env := suite.NewTestWorkflowEnvironment()
+	agents.Register(env)
+	return env
+}
+
 // TestModelWithParams: the run's Params reach the request.
 func TestModelWithParams(t *testing.T) {
 	reg := weather()
 	s := fakemodel.New(t, fakemodel.Text("Hello."))
 	agents := tooltemporal.New(reg, tooltemporal.Options{})
 	agents.Model("fake", tooltemporaltest.Model(s, reg))
-	var suite testsuite.WorkflowTestSuite
-	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.DiscardHandler)))
-	env := suite.NewTestWorkflowEnvironment()
-	agents.Register(env)
+	env := newEnv(agents)
 	env.ExecuteWorkflow(agents.Name(), tooltemporal.Input{Model: "fake", Params: []byte(`{"model":"gpt-test","temperature":0.5}`), State: tooltemporaltest.Prompt(t, reg, "Hi")})
 	if err := env.GetWorkflowError(); err != nil {
 		t.Fatal(err)
