@@ -224,3 +224,27 @@ func TestAPausedRunContinuesAsNew(t *testing.T) {
 		}
 	}
 }
+
+// TestRunInAnotherWorkflowDoesNotContinue: an agent run inside a workflow
+// of the host's never continues as new: the workflow, and its input, are
+// the host's.
+func TestRunInAnotherWorkflowDoesNotContinue(t *testing.T) {
+	var s seen
+	reg := testRegistry(&s)
+	script := &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), reply(call("w2", "weather", "Rome")), say("Sunny.")}}
+	a := newAgent(t, reg, script, Options{ContinueAfterSteps: 1})
+	env := newEnv(t)
+	a.RegisterActivities(env)
+	env.RegisterWorkflowWithOptions(func(ctx workflow.Context, in Input) (*Result, error) { return a.Run(ctx, in) }, workflow.RegisterOptions{Name: "host"})
+	env.ExecuteWorkflow("host", Input{Model: "scripted", State: firstState(t, reg, "weather?")})
+	if err := env.GetWorkflowError(); err != nil {
+		t.Fatal(err)
+	}
+	var res Result
+	if err := env.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	if res.State.Steps != 3 {
+		t.Errorf("steps = %d, want 3 in one workflow run", res.State.Steps)
+	}
+}
