@@ -303,19 +303,24 @@ func (m *workflowModel) take(st agent.State) {
 // while the activities do.
 func (m *workflowModel) exec(_ context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output {
 	futures := make([]workflow.Future, len(calls))
+	outs := make([]toolreg.Output, len(calls))
+	// Each inline call runs in a workflow goroutine of its own, so that
+	// the SDK's deadlock detector, which fails a workflow goroutine that
+	// runs a second without yielding, times one call, not a turn of them.
+	inline := workflow.NewWaitGroup(m.ctx)
 	for i, c := range calls {
 		if m.a.toolOptions(c.Name).Inline {
+			inline.Add(1)
+			workflow.Go(m.ctx, func(ctx workflow.Context) {
+				defer inline.Done()
+				outs[i] = m.inline(ctx, c, infos[i])
+			})
 			continue
 		}
 		actx := workflow.WithActivityOptions(m.ctx, m.a.callOptions(c.Name))
 		futures[i] = workflow.ExecuteActivity(actx, m.a.callType(), newCallInput(c, infos[i]))
 	}
-	outs := make([]toolreg.Output, len(calls))
-	for i, f := range futures {
-		if f == nil {
-			outs[i] = m.inline(calls[i], infos[i])
-		}
-	}
+	inline.Wait(m.ctx)
 	for i, f := range futures {
 		if f == nil {
 			continue
@@ -329,10 +334,10 @@ func (m *workflowModel) exec(_ context.Context, calls []toolreg.ToolCall, infos 
 
 // inline runs a call of an inline tool in the workflow, once: a replay
 // reads its recorded result.
-func (m *workflowModel) inline(call toolreg.ToolCall, info toolreg.CallInfo) toolreg.Output {
+func (m *workflowModel) inline(ctx workflow.Context, call toolreg.ToolCall, info toolreg.CallInfo) toolreg.Output {
 	in := newCallInput(call, info)
 	var res callResult
-	err := workflow.SideEffect(m.ctx, func(workflow.Context) any {
+	err := workflow.SideEffect(ctx, func(workflow.Context) any {
 		info := in.info() // as the activity's
 		ctx := toolreg.WithCallInfo(context.Background(), func(toolreg.ToolCall) toolreg.CallInfo { return info })
 		return encodeOutput(m.a.reg.CallAll(ctx, []toolreg.ToolCall{in.Call})[0])
