@@ -7,10 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/toolreg/toolreg/agent"
-	"github.com/toolreg/toolreg/toolotel"
 	"github.com/toolreg/toolreg/tooltemporal/internal/offline"
-	"go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
 // TestEvents: the events of a run reach Options.OnEvent as they happen,
@@ -80,23 +77,22 @@ func TestEvents(t *testing.T) {
 	}
 }
 
-// TestObserverSeesALiveRun: a run that is not replayed is traced: the
-// run's span and a span for each model call (the workflow does not know
-// the model's name: the model is made in the activity).
+// TestObserverSeesALiveRun: a run that is not replayed is observed: the
+// run and each model call.
 func TestObserverSeesALiveRun(t *testing.T) {
 	var s seen
 	reg := testRegistry(&s)
-	spans := tracetest.NewSpanRecorder()
+	var obs countingObserver
 	script := &offline.Script{Replies: []offline.Reply{reply(call("w", "weather", "Oslo")), say("Sunny.")}}
-	a := newAgent(t, reg, script, Options{Observer: toolotel.NewObserver(toolotel.WithTracerProvider(trace.NewTracerProvider(trace.WithSpanProcessor(spans))))})
+	a := newAgent(t, reg, script, Options{Observer: &obs})
 	if r := runIn(t, newEnv(t), a, Input{Model: "scripted", State: firstState(t, reg, "weather?")}, nil); r.err != nil {
 		t.Fatal(r.err)
 	}
-	var names []string
-	for _, sp := range spans.Ended() {
-		names = append(names, sp.Name())
-	}
-	if diff := cmp.Diff([]string{"chat", "chat", "invoke_agent"}, names); diff != "" {
-		t.Errorf("spans (-want +got):\n%s", diff)
+	want := []string{"run started",
+		"model call 1 started", "model call 1 ended: {InputTokens:100 OutputTokens:20} <nil>",
+		"model call 2 started", "model call 2 ended: {InputTokens:200 OutputTokens:20} <nil>",
+		"run ended: <nil>"}
+	if diff := cmp.Diff(want, obs.list()); diff != "" {
+		t.Errorf("observed (-want +got):\n%s", diff)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/tooltemporal"
 	"github.com/toolreg/toolreg/tooltemporal/internal/trip"
 	"go.temporal.io/sdk/log"
@@ -68,3 +69,30 @@ func replay(file string, a *tooltemporal.Agent) error {
 	a.RegisterWorkflow(r)
 	return r.ReplayWorkflowHistoryFromJSONFile(log.NewStructuredLogger(slog.New(slog.DiscardHandler)), file)
 }
+
+// TestReplayEmitsNothing: a worker that replays a run's history (after a
+// restart, or to answer a Query) hands no event to Options.OnEvent and
+// tells the Observer nothing: they were told when the run did what it
+// replays.
+func TestReplayEmitsNothing(t *testing.T) {
+	var obs told
+	events := 0
+	a := trip.AgentWith(trip.Registry(), nil, tooltemporal.Options{OnEvent: func(tooltemporal.Event) { events++ }, Observer: &obs})
+	if err := replay("testdata/trip.history.json", a); err != nil {
+		t.Fatal(err)
+	}
+	if events != 0 || obs != 0 {
+		t.Errorf("the replay emitted %d events and told the Observer %d times, want none", events, obs)
+	}
+}
+
+// told counts what an Observer is told.
+type told int
+
+func (o *told) RunStarted(ctx context.Context, _ agent.RunInfo) context.Context { *o++; return ctx }
+func (o *told) RunEnded(context.Context, agent.RunInfo, error)                  { *o++ }
+func (o *told) ModelCallStarted(ctx context.Context, _ agent.ModelCall) context.Context {
+	*o++
+	return ctx
+}
+func (o *told) ModelCallEnded(context.Context, agent.ModelCall, agent.Usage, error) { *o++ }
