@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/toolreg/toolreg"
@@ -84,6 +85,8 @@ func (in *step) agentStep(reg *toolreg.Registry) (*agent.Step, error) {
 type askOutput struct {
 	State agent.State `json:"state"`
 	Reply agent.Reply `json:"reply"`
+	// Text is the model's text of the step, from a model that streams.
+	Text string `json:"text,omitempty"`
 }
 
 // ask is the model-call activity: it builds the provider's model from the
@@ -114,12 +117,17 @@ func (a *Agent) ask(ctx context.Context, in askInput) (askOutput, error) {
 		}
 	}
 	var reply agent.Reply
+	var text strings.Builder
 	if in.Step != nil {
 		s, serr := in.Step.agentStep(a.reg)
 		if serr != nil {
 			return askOutput{}, modelError(fmt.Errorf("tooltemporal: the step of the history: %w", serr), nil, true)
 		}
-		reply, err = m.Ask(ctx, s, func(agent.Event) {}, func(int, toolreg.ToolCall) {})
+		reply, err = m.Ask(ctx, s, func(e agent.Event) {
+			if e.Kind == agent.TextDelta {
+				text.WriteString(e.Text)
+			}
+		}, func(int, toolreg.ToolCall) {})
 	}
 	if serr := m.Save(&st); serr != nil && err == nil {
 		err = fmt.Errorf("agent: saving the run's state: %w", serr)
@@ -130,7 +138,7 @@ func (a *Agent) ask(ctx context.Context, in askInput) (askOutput, error) {
 	if err != nil {
 		return askOutput{}, modelError(err, &st, false)
 	}
-	return askOutput{State: st, Reply: reply}, nil
+	return askOutput{State: st, Reply: reply, Text: text.String()}, nil
 }
 
 // modelError is a failed model call as an activity error, retried unless

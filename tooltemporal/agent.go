@@ -29,6 +29,19 @@ const (
 	// says so, and the grace lets that result reach the workflow before
 	// Temporal gives up on the attempt.
 	TimeoutGrace = 5 * time.Second
+
+	// DefaultContinueAfterSteps is how many steps a run's history holds
+	// before the run continues as new.
+	DefaultContinueAfterSteps = 100
+	// DefaultContinueAfterEvents is how many events a run's history holds
+	// before the run continues as new, at the next step or pause: below
+	// the 10,240 at which a server warns (it fails a run at 51,200).
+	DefaultContinueAfterEvents = 10_000
+	// DefaultContinueAfterBytes is how large a run's history grows before
+	// the run continues as new: each model call carries the transcript, so
+	// a history grows faster than its steps. A server warns at 10 MB and
+	// fails a run at 50 MB.
+	DefaultContinueAfterBytes = 8 << 20
 )
 
 // Options configure an Agent. They are read in the workflow: keep them the
@@ -62,6 +75,39 @@ type Options struct {
 	// to the history: give every worker the same. Decisions sent with
 	// Decide are the host's, and need no seal.
 	StateKey []byte
+	// ContinueAfterSteps, ContinueAfterEvents and ContinueAfterBytes bound
+	// the history of a run: past any of them, or when the server suggests
+	// it (workflow.Info.GetContinueAsNewSuggested), the run continues as
+	// new (Temporal's continue-as-new) at the next point where nothing is
+	// in flight: before a step's model call, or when the run pauses for
+	// the host. The new run, under the same workflow ID, starts from the
+	// State (transcript, pending calls, counters, loaded tools) and the
+	// Usage so far; it checks that State as it checks any Input.State.
+	// Pending, Decide and Events with runID "" reach the latest run, and
+	// Get follows the chain to the run that ends. 0 means
+	// DefaultContinueAfterSteps, DefaultContinueAfterEvents and
+	// DefaultContinueAfterBytes; a negative value turns that bound off.
+	// Each run makes at least one step, so that a long run always
+	// progresses. A Run called from a workflow of another type never
+	// continues as new: the workflow is the caller's.
+	ContinueAfterSteps  int
+	ContinueAfterEvents int
+	ContinueAfterBytes  int // OnEvent, if set, sees each Event of a run as it happens, in the
+	// workflow, on the worker that runs it: it must return at once (hand
+	// the event to a channel with room, a pub/sub client's buffer). A
+	// worker that replays a run's history, to rebuild it or to answer a
+	// Query, calls it for none of the events it replays: only for what
+	// the run does from then on. (A workflow task that fails halfway is
+	// retried, and may hand over its events again.) A host elsewhere reads
+	// them with Events.
+	OnEvent func(Event)
+	// Observer, if set, sees each run and model call, as
+	// agent.Options.Observer does (toolotel.Observer traces them); the
+	// tools' calls run in activities, where the registry's middleware sees
+	// them. A replay calls it for none of what it replays, so a span is
+	// recorded once; a run that a worker picks up after another stopped
+	// records from there on (its run's span may then be missing).
+	Observer agent.Observer
 }
 
 // ToolOptions say how a tool's calls run as activities.
@@ -86,6 +132,20 @@ type ToolOptions struct {
 	// retried after HeartbeatTimeout instead of Timeout, and a cancelled
 	// run cancels the call. Set it for long tools.
 	HeartbeatTimeout time.Duration
+	// Inline runs the tool's calls in the workflow instead of as
+	// activities: for quick tools that compute from their arguments alone
+	// (a unit conversion, a lookup in a table compiled in), where an
+	// activity's round trip costs more than the call (see the package
+	// doc's "Inline tools"). Each call passes the same gate as any other
+	// (the step offers its tool, its arguments validate, the host approves
+	// it if it must, it has not run before in its turn), runs once through
+	// the registry, its middleware included, and its result is recorded
+	// in the history (workflow.SideEffect): a replay reads the result back
+	// and runs neither the tool nor its middleware again. It is never
+	// retried: a failure is what the model reads. Timeout, Retry and
+	// HeartbeatTimeout do not apply. In Options.Tool it makes every tool
+	// inline; in Options.Tools, that tool.
+	Inline bool
 }
 
 // ModelFunc makes the provider's side of a run from its State, in an
@@ -178,6 +238,7 @@ func (a *Agent) toolOptions(name string) ToolOptions {
 		if t.HeartbeatTimeout > 0 {
 			o.HeartbeatTimeout = t.HeartbeatTimeout
 		}
+		o.Inline = o.Inline || t.Inline
 	}
 	if o.Timeout == 0 {
 		o.Timeout = DefaultToolTimeout

@@ -2,6 +2,7 @@ package tooltemporal
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/openai/openai-go/v3"
@@ -45,16 +46,44 @@ func BenchmarkStep(b *testing.B) {
 		}
 	})
 	b.Run("workflow", func(b *testing.B) {
-		a := newAgent(b, reg, script, Options{})
-		in := Input{Model: "scripted", State: first}
-		b.ReportAllocs()
-		for b.Loop() {
-			env := newEnv(b)
-			a.Register(env)
-			env.ExecuteWorkflow(a.Name(), in)
-			if err := env.GetWorkflowError(); err != nil {
-				b.Fatal(err)
-			}
-		}
+		benchWorkflow(b, newAgent(b, reg, script, Options{}), Input{Model: "scripted", State: first})
 	})
+}
+
+// benchWorkflow runs the workflow of a, from in, in a test environment
+// each time.
+func benchWorkflow(b *testing.B, a *Agent, in Input) {
+	b.ReportAllocs()
+	for b.Loop() {
+		env := newEnv(b)
+		a.Register(env)
+		env.ExecuteWorkflow(a.Name(), in)
+		if err := env.GetWorkflowError(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkInlineCalls runs a workflow whose model asks for a turn of 10
+// calls of one tool, then answers: as activities, and inline. The
+// difference of the two, over 10, is what an inline call saves.
+//
+//	go test -run '^$' -bench BenchmarkInlineCalls -benchmem
+func BenchmarkInlineCalls(b *testing.B) {
+	var s seen
+	reg := testRegistry(&s)
+	var calls []offline.Call
+	for i := range 10 {
+		calls = append(calls, call(fmt.Sprintf("w%d", i), "weather", "Oslo"))
+	}
+	script := &offline.Script{Replies: []offline.Reply{reply(calls...), say("Sunny.")}}
+	first := firstState(b, reg, "weather?")
+	for _, bc := range []struct {
+		name string
+		opts Options
+	}{{"activities", Options{}}, {"inline", Options{Tools: map[string]ToolOptions{"weather": {Inline: true}}}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			benchWorkflow(b, newAgent(b, reg, script, bc.opts), Input{Model: "scripted", State: first})
+		})
+	}
 }

@@ -1,11 +1,13 @@
 package tooltemporal
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -187,6 +189,12 @@ func reply(calls ...offline.Call) offline.Reply { return offline.Reply{Calls: ca
 func say(text string) offline.Reply             { return offline.Reply{Text: text} }
 func call(id, name, city string) offline.Call {
 	return offline.Call{ID: id, Name: name, Arguments: fmt.Sprintf(`{"city":%q}`, city)}
+}
+
+// sortedRan sorts calls by ID, then activity attempt.
+func sortedRan(calls []ran) []ran {
+	slices.SortStableFunc(calls, func(x, y ran) int { return cmp.Or(strings.Compare(x.ID, y.ID), cmp.Compare(x.Activity, y.Activity)) })
+	return calls
 }
 
 func newEnv(testing.TB) *testsuite.TestWorkflowEnvironment {

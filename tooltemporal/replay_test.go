@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/agent"
+	"github.com/toolreg/toolreg/tooltemporal"
 	"github.com/toolreg/toolreg/tooltemporal/internal/trip"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/worker"
@@ -25,10 +27,23 @@ func TestReplayRecordedHistories(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			if err := replay(file, trip.Registry()); err != nil {
+			agent := trip.Agent
+			if strings.Contains(file, ".continued.") {
+				agent = trip.Continued
+			}
+			if err := replay(file, agent(trip.Registry(), nil)); err != nil {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestReplayBeforeContinueAsNew: a run recorded before runs continued as
+// new replays as it ran on workers whose runs continue as new where it
+// paused: the choice is versioned.
+func TestReplayBeforeContinueAsNew(t *testing.T) {
+	if err := replay("testdata/trip.history.json", trip.Continued(trip.Registry(), nil)); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -43,14 +58,41 @@ func TestReplayCatchesAChange(t *testing.T) {
 		}
 		changed.MustAdd(tool)
 	}
-	err := replay("testdata/trip.history.json", changed)
+	err := replay("testdata/trip.history.json", trip.Agent(changed, nil))
 	if err == nil || !strings.Contains(err.Error(), "TMPRL1100") { // the SDK's code for nondeterminism
 		t.Fatalf("err = %v, want a nondeterminism error", err)
 	}
 }
 
-func replay(file string, reg *toolreg.Registry) error {
+func replay(file string, a *tooltemporal.Agent) error {
 	r := worker.NewWorkflowReplayer()
-	trip.Agent(reg, nil).RegisterWorkflow(r)
+	a.RegisterWorkflow(r)
 	return r.ReplayWorkflowHistoryFromJSONFile(log.NewStructuredLogger(slog.New(slog.DiscardHandler)), file)
 }
+
+// TestReplayEmitsNothing: a worker that replays a run's history (after a
+// restart, or to answer a Query) hands no event to Options.OnEvent and
+// tells the Observer nothing: they were told when the run did what it
+// replays.
+func TestReplayEmitsNothing(t *testing.T) {
+	var obs told
+	events := 0
+	a := trip.AgentWith(trip.Registry(), nil, tooltemporal.Options{OnEvent: func(tooltemporal.Event) { events++ }, Observer: &obs})
+	if err := replay("testdata/trip.history.json", a); err != nil {
+		t.Fatal(err)
+	}
+	if events != 0 || obs != 0 {
+		t.Errorf("the replay emitted %d events and told the Observer %d times, want none", events, obs)
+	}
+}
+
+// told counts what an Observer is told.
+type told int
+
+func (o *told) RunStarted(ctx context.Context, _ agent.RunInfo) context.Context { *o++; return ctx }
+func (o *told) RunEnded(context.Context, agent.RunInfo, error)                  { *o++ }
+func (o *told) ModelCallStarted(ctx context.Context, _ agent.ModelCall) context.Context {
+	*o++
+	return ctx
+}
+func (o *told) ModelCallEnded(context.Context, agent.ModelCall, agent.Usage, error) { *o++ }

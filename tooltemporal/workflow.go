@@ -40,6 +40,13 @@ type Input struct {
 	MaxSteps      int `json:"max_steps,omitempty"`
 	MaxRetries    int `json:"max_retries,omitempty"`
 	MaxRunRetries int `json:"max_run_retries,omitempty"`
+	// Usage is what the run's model calls used before this workflow run:
+	// a run that continues as new (Options.ContinueAfterSteps) carries it,
+	// and Result.Usage adds to it.
+	Usage agent.Usage `json:"usage,omitzero"`
+	// Events is the Seq of the last Event of the run before this workflow
+	// run: a run that continues as new carries it.
+	Events int `json:"events,omitempty"`
 }
 
 // Result is how a run ended: its State (the transcript holds the model's
@@ -76,7 +83,7 @@ const (
 // the cancellation.
 func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	st := in.State
-	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st}
+	m := &workflowModel{a: a, ctx: ctx, name: in.Model, params: in.Params, st: &st, usage: in.Usage, seq: in.Events}
 	if err := m.handle(); err != nil {
 		return nil, err
 	}
@@ -85,13 +92,16 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 		Model:    m,
 		Options: agent.Options{
 			MaxSteps: in.MaxSteps, MaxRetries: in.MaxRetries, MaxRunRetries: in.MaxRunRetries,
-			PrepareStep: a.opts.PrepareStep, StateKey: a.opts.StateKey,
+			PrepareStep: m.prepare, StateKey: a.opts.StateKey, OnEvent: m.event,
 		},
 		State: &st,
 		Exec:  m.exec,
 		Wait:  m.wait,
 		// A run's id must replay as it was: the workflow's.
 		NewID: func() string { return workflow.GetInfo(ctx).WorkflowExecution.ID },
+	}
+	if a.opts.Observer != nil {
+		loop.Options.Observer = replaySafe{ctx: ctx, obs: a.opts.Observer}
 	}
 	// The loop's context never ends: a cancelled run ends through the
 	// workflow's context, which fails the activity or the wait in progress.
@@ -105,6 +115,9 @@ func (a *Agent) Run(ctx workflow.Context, in Input) (*Result, error) {
 	}
 	if err == nil {
 		err = loop.Do(context.Background())
+	}
+	if errors.Is(err, errContinue) {
+		return nil, m.continueAsNew(in)
 	}
 	res := &Result{State: st, Usage: m.usage}
 	if err == nil {
@@ -126,6 +139,80 @@ type workflowModel struct {
 	st     *agent.State // the loop's
 	answer *answer      // the results the model has not read yet
 	usage  agent.Usage
+	asked  int     // the model calls of this workflow run
+	last   int     // the step of the last of them
+	saved  error   // why the last Save failed
+	seq    int     // the Seq of the last event
+	events []Event // of this workflow run
+}
+
+// errContinue ends the loop of a workflow run that continues as new.
+var errContinue = errors.New("tooltemporal: the run continues as new")
+
+// versionContinue marks the runs that may continue as new: the histories
+// of runs started before it replay as they ran, never continuing.
+const versionContinue = "toolreg.continue-as-new"
+
+// continueNow reports whether the run continues as new here, at a point
+// where nothing is in flight: the run made a step, its history is past a
+// bound of the Options (or the server suggests it), and the workflow is
+// the Agent's own. What it reads of the history is the same on replay.
+func (m *workflowModel) continueNow() bool {
+	info := workflow.GetInfo(m.ctx)
+	if m.asked == 0 || info.WorkflowType.Name != m.a.opts.Name {
+		return false
+	}
+	o := m.a.opts
+	past := info.GetContinueAsNewSuggested() ||
+		over(m.asked, o.ContinueAfterSteps, DefaultContinueAfterSteps) ||
+		over(info.GetCurrentHistoryLength(), o.ContinueAfterEvents, DefaultContinueAfterEvents) ||
+		over(info.GetCurrentHistorySize(), o.ContinueAfterBytes, DefaultContinueAfterBytes)
+	return past && workflow.GetVersion(m.ctx, versionContinue, workflow.DefaultVersion, 1) == 1
+}
+
+// prepare begins each step, and a resumed turn's: a new step begins with
+// continuing as new when it is time (before the Observer sees a model
+// call), then with the Options' PrepareStep.
+func (m *workflowModel) prepare(ctx context.Context, s *agent.Step) error {
+	if s.Number > m.last && m.continueNow() {
+		// The step was counted, but the next run makes it.
+		m.st.Steps--
+		return errContinue
+	}
+	if m.a.opts.PrepareStep != nil {
+		return m.a.opts.PrepareStep(ctx, s)
+	}
+	return nil
+}
+
+// over reports whether n reached the bound (0: def; negative: none).
+func over(n, bound, def int) bool {
+	if bound == 0 {
+		bound = def
+	}
+	return bound > 0 && n >= bound
+}
+
+// continueAsNew ends this workflow run with Temporal's continue-as-new
+// error, the next run starting from the State as the loop left it (sealed
+// with the Options' key, the results of the last turn in its transcript).
+// Update handlers finish first; the decide handler never blocks, so none
+// is halfway.
+func (m *workflowModel) continueAsNew(in Input) error {
+	if m.answer != nil {
+		// The last turn's results did not reach the transcript: carrying
+		// the State would lose them.
+		if m.saved == nil {
+			m.saved = errors.New("tooltemporal: the last turn's results were not saved")
+		}
+		return temporal.NewNonRetryableApplicationError(m.saved.Error(), errTypeRun, m.saved, encodeError(m.saved), &Result{State: *m.st, Usage: m.usage})
+	}
+	if err := workflow.Await(m.ctx, func() bool { return workflow.AllHandlersFinished(m.ctx) }); err != nil {
+		return err
+	}
+	next := in
+	next.State, next.Usage, next.Events = *m.st, m.usage, m.seq
+	return workflow.NewContinueAsNewError(m.ctx, workflow.GetInfo(m.ctx).WorkflowType.Name, next)
 }
 
 func (m *workflowModel) Info() agent.RunInfo {
@@ -135,6 +222,7 @@ func (m *workflowModel) Info() agent.RunInfo {
 }
 
 func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event), _ func(int, toolreg.ToolCall)) (agent.Reply, error) {
+	m.asked, m.last = m.asked+1, s.Number
 	in := m.input()
 	declared := make([]string, 0)
 	for _, t := range s.Declared() {
@@ -147,6 +235,10 @@ func (m *workflowModel) Ask(_ context.Context, s *agent.Step, _ func(agent.Event
 	}
 	m.usage.InputTokens += out.Reply.Usage.InputTokens
 	m.usage.OutputTokens += out.Reply.Usage.OutputTokens
+	if out.Text != "" {
+		m.event(agent.Event{Kind: agent.TextDelta, Step: s.Number, Text: out.Text})
+	}
+	m.event(agent.Event{Kind: agent.StepDone, Step: s.Number, Usage: out.Reply.Usage})
 	return out.Reply, nil
 }
 
@@ -167,6 +259,7 @@ func (m *workflowModel) Save(s *agent.State) error {
 		return nil
 	}
 	_, err := m.run(m.input())
+	m.saved = err
 	return err
 }
 
@@ -206,20 +299,53 @@ func (m *workflowModel) take(st agent.State) {
 }
 
 // exec runs a turn's calls as activities, all at once, and reads their
-// results in call order.
+// results in call order; the calls of inline tools run in the workflow
+// while the activities do.
 func (m *workflowModel) exec(_ context.Context, calls []toolreg.ToolCall, infos []toolreg.CallInfo) []toolreg.Output {
 	futures := make([]workflow.Future, len(calls))
+	outs := make([]toolreg.Output, len(calls))
+	// Each inline call runs in a workflow goroutine of its own, so that
+	// the SDK's deadlock detector, which fails a workflow goroutine that
+	// runs a second without yielding, times one call, not a turn of them.
+	inline := workflow.NewWaitGroup(m.ctx)
 	for i, c := range calls {
+		if m.a.toolOptions(c.Name).Inline {
+			inline.Add(1)
+			workflow.Go(m.ctx, func(ctx workflow.Context) {
+				defer inline.Done()
+				outs[i] = m.inline(ctx, c, infos[i])
+			})
+			continue
+		}
 		actx := workflow.WithActivityOptions(m.ctx, m.a.callOptions(c.Name))
 		futures[i] = workflow.ExecuteActivity(actx, m.a.callType(), newCallInput(c, infos[i]))
 	}
-	outs := make([]toolreg.Output, len(calls))
+	inline.Wait(m.ctx)
 	for i, f := range futures {
+		if f == nil {
+			continue
+		}
 		var res callResult
 		err := f.Get(m.ctx, &res)
 		outs[i] = m.a.outcome(calls[i], res, err)
 	}
 	return outs
+}
+
+// inline runs a call of an inline tool in the workflow, once: a replay
+// reads its recorded result.
+func (m *workflowModel) inline(ctx workflow.Context, call toolreg.ToolCall, info toolreg.CallInfo) toolreg.Output {
+	in := newCallInput(call, info)
+	var res callResult
+	err := workflow.SideEffect(ctx, func(workflow.Context) any {
+		info := in.info() // as the activity's
+		ctx := toolreg.WithCallInfo(context.Background(), func(toolreg.ToolCall) toolreg.CallInfo { return info })
+		return encodeOutput(m.a.reg.CallAll(ctx, []toolreg.ToolCall{in.Call})[0])
+	}).Get(&res)
+	if err != nil {
+		return m.a.outcome(call, callResult{}, err)
+	}
+	return res.output()
 }
 
 // outcome is a call's Output from its activity's result or failure: a
@@ -257,13 +383,34 @@ func (a *Agent) outcome(call toolreg.ToolCall, res callResult, err error) toolre
 // wait blocks until the host has decided every pending call (UpdateDecide)
 // or the run is cancelled.
 func (m *workflowModel) wait(_ context.Context, st *agent.State) error {
+	if st.Paused() && !decided(st) && m.continueNow() {
+		return errContinue
+	}
 	return workflow.Await(m.ctx, func() bool { return !st.Paused() })
+}
+
+// decided reports whether the host decided a call of the paused turn: a
+// decision made in this workflow run is not carried without a seal, so
+// the run does not continue as new then (it never is: the loop waits
+// first, and the decide handler runs when it waits).
+func decided(st *agent.State) bool {
+	for _, c := range st.Turn {
+		if c.Status == agent.StatusApproved || c.Status == agent.StatusRejected || c.Status == agent.StatusAnswered {
+			return true
+		}
+	}
+	return false
 }
 
 // handle sets the run's Update and Queries up.
 func (m *workflowModel) handle() error {
 	if err := workflow.SetQueryHandler(m.ctx, QueryPending, func() ([]agent.Call, error) {
 		return m.st.Pending(), nil
+	}); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(m.ctx, QueryEvents, func(after int) ([]Event, error) {
+		return m.eventsAfter(after), nil
 	}); err != nil {
 		return err
 	}

@@ -1,11 +1,9 @@
 package tooltemporal
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -206,9 +204,7 @@ func TestRuns(t *testing.T) {
 			if diff := gocmp.Diff(tt.want, transcript(t, r.res.State)); diff != "" {
 				t.Errorf("transcript (-want +got):\n%s", diff)
 			}
-			got := s.list()
-			slices.SortStableFunc(got, func(x, y ran) int { return cmp.Or(strings.Compare(x.ID, y.ID), cmp.Compare(x.Activity, y.Activity)) })
-			if diff := gocmp.Diff(tt.wantRan, got); diff != "" {
+			if diff := gocmp.Diff(tt.wantRan, sortedRan(s.list())); diff != "" {
 				t.Errorf("tool calls (-want +got):\n%s", diff)
 			}
 			if r.elapsed < tt.wantWait || (tt.wantWait == 0 && r.elapsed > time.Minute) {

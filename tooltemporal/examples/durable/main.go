@@ -1,6 +1,9 @@
 // Command durable runs an agent as a Temporal workflow: each model call and
 // each tool call is an activity, and the run waits for a person to approve
-// a booking and to answer a tool's question, a day later.
+// a booking and to answer a tool's question, a day later. It prints the
+// run's events as they happen (Options.OnEvent), and the run continues as
+// new when it pauses (Options.ContinueAfterSteps, small here to show it),
+// the next workflow run waiting for the host.
 //
 // By default it runs offline, in the Temporal SDK's test environment (no
 // server; the day passes at once), with a scripted model that speaks the
@@ -25,13 +28,17 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolreg/toolreg"
+	"github.com/toolreg/toolreg/adapters/toolopenai"
 	"github.com/toolreg/toolreg/agent"
 	"github.com/toolreg/toolreg/tooltemporal"
 	"github.com/toolreg/toolreg/tooltemporal/internal/trip"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/testsuite"
 	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
 )
 
 func main() {
@@ -55,53 +62,93 @@ var quiet = log.NewStructuredLogger(slog.New(slog.NewTextHandler(os.Stderr, &slo
 
 // offline runs the trip in the test environment: the workflow's time
 // skips ahead while it waits, so the person who decides a day later does
-// so at once.
+// so at once. The test environment does not follow a continue-as-new (a
+// server does): each run of the chain runs in an environment of its own,
+// from the input the previous one continued with.
 func offline(w io.Writer) error {
 	script := trip.Script()
 	chat, stop := script.Client()
 	defer stop()
 	reg := trip.Registry()
-	agents := trip.Agent(reg, &chat)
-
-	var suite testsuite.WorkflowTestSuite
-	suite.SetLogger(quiet)
-	env := suite.NewTestWorkflowEnvironment()
-	agents.Register(env)
-	start := env.Now()
-	var decideErr error
-	env.RegisterDelayedCallback(func() {
-		v, err := env.QueryWorkflow(tooltemporal.QueryPending)
-		var pending []agent.Call
-		if err == nil {
-			err = v.Get(&pending)
-		}
-		if err != nil {
-			decideErr = err
-			return
-		}
-		printPending(w, env.Now().Sub(start), pending)
-		env.UpdateWorkflow(tooltemporal.UpdateDecide, "decide", &testsuite.TestUpdateCallback{
-			OnReject: func(err error) { decideErr = err },
-		}, trip.Decisions())
-	}, 24*time.Hour)
+	agents := newAgent(reg, &chat, w)
 
 	in, err := trip.Input(reg)
 	if err != nil {
 		return err
 	}
-	env.ExecuteWorkflow(agents.Name(), in)
-	if decideErr != nil {
-		return decideErr
+	var suite testsuite.WorkflowTestSuite
+	suite.SetLogger(quiet)
+	var took time.Duration
+	for n := 1; ; n++ {
+		env := suite.NewTestWorkflowEnvironment()
+		agents.Register(env)
+		start := env.Now()
+		var decideErr error
+		env.RegisterDelayedCallback(func() {
+			v, err := env.QueryWorkflow(tooltemporal.QueryPending)
+			var pending []agent.Call
+			if err == nil {
+				err = v.Get(&pending)
+			}
+			if err != nil {
+				decideErr = err
+				return
+			}
+			printPending(w, took+env.Now().Sub(start), pending)
+			env.UpdateWorkflow(tooltemporal.UpdateDecide, "decide", &testsuite.TestUpdateCallback{
+				OnReject: func(err error) { decideErr = err },
+			}, trip.Decisions())
+		}, 24*time.Hour)
+		env.ExecuteWorkflow(agents.Name(), in)
+		took += env.Now().Sub(start)
+		if decideErr != nil {
+			return decideErr
+		}
+		err := env.GetWorkflowError()
+		var next *workflow.ContinueAsNewError
+		if errors.As(err, &next) {
+			if err := converter.GetDefaultDataConverter().FromPayloads(next.Input, &in); err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "-- run %d continues as new after step %d, %d calls waiting for the host\n", n, in.State.Steps, len(in.State.Pending()))
+			continue
+		}
+		if err != nil {
+			_, err = tooltemporal.Failure(err)
+			return err
+		}
+		var res tooltemporal.Result
+		if err := env.GetWorkflowResult(&res); err != nil {
+			return err
+		}
+		return printRun(w, &res, script.Asked.Load(), took)
 	}
-	if err := env.GetWorkflowError(); err != nil {
-		_, err = tooltemporal.Failure(err)
-		return err
+}
+
+// newAgent is the trip's Agent, whose runs continue as new when they pause
+// after trip.ContinueAfterSteps steps (a real agent's bound is larger:
+// DefaultContinueAfterSteps), and whose events are printed to w as they
+// happen.
+func newAgent(reg *toolreg.Registry, chat toolopenai.ChatClient, w io.Writer) *tooltemporal.Agent {
+	return trip.AgentWith(reg, chat, tooltemporal.Options{
+		ContinueAfterSteps: trip.ContinueAfterSteps,
+		OnEvent:            func(e tooltemporal.Event) { printEvent(w, e) },
+	})
+}
+
+// printEvent prints an event of the run.
+func printEvent(w io.Writer, e tooltemporal.Event) {
+	fmt.Fprintf(w, "   event %d, step %d: ", e.Seq, e.Step)
+	switch e.Kind {
+	case agent.StepDone:
+		fmt.Fprintf(w, "model call done, %d+%d tokens\n", e.Usage.InputTokens, e.Usage.OutputTokens)
+	case agent.CallReady:
+		fmt.Fprintf(w, "call %s %s\n", e.Call.Name, e.Call.Arguments)
+	case agent.CallResult:
+		fmt.Fprintf(w, "result of %s: %s\n", e.Call.Name, strings.SplitN(e.Result.Text, "\n", 2)[0])
+	default:
+		fmt.Fprintf(w, "%v %s\n", e.Kind, e.Text)
 	}
-	var res tooltemporal.Result
-	if err := env.GetWorkflowResult(&res); err != nil {
-		return err
-	}
-	return printRun(w, &res, script.Asked.Load(), env.Now().Sub(start))
 }
 
 // onServer runs the trip on a Temporal server: a worker of the task queue
@@ -117,7 +164,7 @@ func onServer(ctx context.Context, w io.Writer, opts client.Options) error {
 	chat, stop := script.Client()
 	defer stop()
 	reg := trip.Registry()
-	agents := trip.Agent(reg, &chat)
+	agents := newAgent(reg, &chat, w)
 
 	wk := worker.New(c, trip.TaskQueue, worker.Options{})
 	agents.Register(wk)
@@ -138,7 +185,9 @@ func onServer(ctx context.Context, w io.Writer, opts client.Options) error {
 	}
 	start := time.Now()
 	for {
-		pending, err := tooltemporal.Pending(ctx, c, run.GetID(), run.GetRunID())
+		// "": the latest run of the workflow, which continues as new
+		// when it pauses.
+		pending, err := tooltemporal.Pending(ctx, c, run.GetID(), "")
 		if err != nil {
 			return err
 		}
@@ -148,7 +197,7 @@ func onServer(ctx context.Context, w io.Writer, opts client.Options) error {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	if _, err := tooltemporal.Decide(ctx, c, run.GetID(), run.GetRunID(), trip.Decisions()...); err != nil {
+	if _, err := tooltemporal.Decide(ctx, c, run.GetID(), "", trip.Decisions()...); err != nil {
 		return err
 	}
 	res, err := tooltemporal.Get(ctx, run)

@@ -87,7 +87,22 @@ func Decisions() []tooltemporal.Decision {
 // Agent is the trip's Agent, whose model asks chat through the OpenAI
 // adapter.
 func Agent(reg *toolreg.Registry, chat toolopenai.ChatClient) *tooltemporal.Agent {
-	a := tooltemporal.New(reg, tooltemporal.Options{})
+	return AgentWith(reg, chat, tooltemporal.Options{})
+}
+
+// ContinueAfterSteps is the bound of the trip that continues as new: it
+// does so when it pauses, after its third step.
+const ContinueAfterSteps = 3
+
+// Continued is the trip's Agent whose runs continue as new after
+// ContinueAfterSteps steps.
+func Continued(reg *toolreg.Registry, chat toolopenai.ChatClient) *tooltemporal.Agent {
+	return AgentWith(reg, chat, tooltemporal.Options{ContinueAfterSteps: ContinueAfterSteps})
+}
+
+// AgentWith is the trip's Agent with opts.
+func AgentWith(reg *toolreg.Registry, chat toolopenai.ChatClient, opts tooltemporal.Options) *tooltemporal.Agent {
+	a := tooltemporal.New(reg, opts)
 	adapter := toolopenai.NewChat(reg)
 	a.Model(Model, func(_ context.Context, st *agent.State, _ json.RawMessage) (agent.Model, error) {
 		return adapter.Model(chat, openai.ChatCompletionNewParams{Model: "scripted"}, st)

@@ -1,0 +1,5 @@
+//go:build !race
+
+package tooltemporal
+
+const raceEnabled = false
