@@ -133,6 +133,10 @@ const (
 	// million is a schema no model writes to.
 	maxValues = 100_000
 	maxMade   = 1000
+	// maxBytes bounds the bytes of the strings of one document: a
+	// thousand items of a thousand items of long strings would otherwise
+	// be checked by the validator string by string for minutes.
+	maxBytes = 1 << 20
 )
 
 // generator makes values of one schema.
@@ -144,6 +148,7 @@ type generator struct {
 	seed      uint64
 	rng       *rand.Rand
 	values    int // made in this attempt
+	bytes     int // of the strings made in this attempt
 }
 
 func newGenerator(schema json.RawMessage, seed uint64) (*generator, error) {
@@ -176,10 +181,15 @@ func (g *generator) arguments(check func(json.RawMessage) error) (json.RawMessag
 	var last error
 	for i := range attempts {
 		g.rng = rand.New(rand.NewPCG(g.seed, uint64(i)))
-		g.values = 0
+		g.values, g.bytes = 0, 0
 		v, err := g.value(node{s: g.root}, 0)
 		if err != nil {
 			last = err
+			if g.values > maxValues || g.bytes > maxBytes {
+				// The schema asks for more than the bound: another
+				// attempt would spend as much to find the same.
+				break
+			}
 			continue
 		}
 		out := json.RawMessage(v.Encode())
@@ -266,6 +276,9 @@ func (g *generator) value(n node, depth int) (*jsonvalue.Value, error) {
 	s := n.s
 	if g.values++; g.values > maxValues {
 		return nil, n.fail("the arguments would hold more than %d values", maxValues)
+	}
+	if g.bytes > maxBytes {
+		return nil, n.fail("the arguments' strings would hold more than %d bytes", maxBytes)
 	}
 	if depth > hardDepth {
 		return nil, n.fail("the schema nests more than %d levels deep: a recursive type that requires itself at every level has no finite value", hardDepth)

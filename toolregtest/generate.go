@@ -74,7 +74,11 @@ func (g *generator) typed(n node, t string, depth int) (*jsonvalue.Value, error)
 	case "integer", "number":
 		return g.number(n, t == "integer")
 	case "string":
-		return g.str(n)
+		v, err := g.str(n)
+		if err == nil {
+			g.bytes += len(v.Text)
+		}
+		return v, err
 	case "object":
 		return g.object(n, depth)
 	case "array":

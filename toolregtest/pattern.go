@@ -48,8 +48,15 @@ func (g *generator) writeRegexp(b *strings.Builder, re *syntax.Regexp, reps int)
 	}
 	repeat := func(n int) bool {
 		for range n {
+			at := b.Len()
 			if !g.writeRegexp(b, re.Sub[0], reps) {
 				return false
+			}
+			if b.Len() == at {
+				// The sub-expression matched the empty string: the
+				// repetitions left may match it too, and writing
+				// nothing they would not meet maxPatternBytes.
+				break
 			}
 		}
 		return true

@@ -151,7 +151,12 @@ func (cp *checkpoint) run(calls []toolreg.ToolCall, at []int) error {
 	ctx := slot.WithHolder(cp.ctx, slots)
 	go func() {
 		for j, c := range calls {
-			if slots.Acquire(starting) != nil {
+			// A slot free when a save fails is taken without a wait, so
+			// the failure is checked after it too: no call starts then.
+			if err := slots.Acquire(starting); err != nil || starting.Err() != nil {
+				if err == nil {
+					slots.Release()
+				}
 				for ; j < len(calls); j++ {
 					if cp.ctx.Err() == nil { // a save failed: the call is not run
 						results <- result{j: j}

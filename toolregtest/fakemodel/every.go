@@ -136,6 +136,9 @@ func EveryTool(t testing.TB, reg *toolreg.Registry, opts ...EveryOption) []Turn 
 // and an error the tool itself returned is seen only by the host
 // (agent.Options.OnEvent, the CallResult events' Output).
 func (s *Server) AssertEveryTool() {
+	if s.t == nil {
+		panic("fakemodel: AssertEveryTool fails a test, and a server of Start has none: check Calls instead")
+	}
 	s.t.Helper()
 	calls, how := s.called()
 	s.mu.Lock()

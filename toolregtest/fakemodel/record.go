@@ -168,6 +168,10 @@ func note(bases []string) string {
 	var from []string
 	for _, b := range bases {
 		if u, err := url.Parse(b); err == nil {
+			// A proxy's user and password, or a key in the query, are
+			// no part of where the answers came from.
+			u.User, u.RawQuery, u.Fragment = nil, "", ""
+			b = u.String()
 			if ip := net.ParseIP(u.Hostname()); (ip != nil && ip.IsLoopback()) || u.Hostname() == "localhost" {
 				b = "a server on the recording machine (a scripted model, not a live provider)"
 			}
@@ -208,8 +212,10 @@ func newRedactor(extra []string) *redactor {
 			}
 		}
 	}
-	for _, v := range extra {
-		r.add(v)
+	for _, v := range extra { // the caller's word: a secret whatever its length
+		if v = strings.TrimSpace(v); v != "" {
+			r.values[v] = true
+		}
 	}
 	return r
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -146,6 +147,13 @@ func Replay(t testing.TB, file string, opts ...ReplayOption) *Server {
 	} else {
 		tp.rec = &recording{}
 		tp.redact = newRedactor(cfg.secrets)
+		for _, u := range cfg.upstreams { // a proxy's password, which it may echo
+			if u, err := url.Parse(u); err == nil {
+				pass, _ := u.User.Password()
+				tp.redact.add(pass)
+				tp.redact.fromQuery(u.Query())
+			}
+		}
 	}
 	s := &Server{t: t, tape: tp}
 	s.srv = httptest.NewServer(s)

@@ -53,3 +53,23 @@ func TestStartBadInput(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// TestStartAssertEveryTool: the assertions that fail a test say, on a
+// server of Start, that it has none, rather than panic on a nil pointer.
+func TestStartAssertEveryTool(t *testing.T) {
+	s, err := fakemodel.Start(fakemodel.Text("ok"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for name, assert := range map[string]func(){"AssertCalls": func() { s.AssertCalls() }, "AssertEveryTool": s.AssertEveryTool} {
+		func() {
+			defer func() {
+				if msg := fmt.Sprint(recover()); !strings.Contains(msg, name+" fails a test, and a server of Start has none") {
+					t.Errorf("%s on a server of Start panicked with %q", name, msg)
+				}
+			}()
+			assert()
+		}()
+	}
+}

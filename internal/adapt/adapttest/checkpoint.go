@@ -240,6 +240,21 @@ func CheckpointTests(t *testing.T, c Control) {
 			t.Errorf("%d checkpoints, want 6; two at once: %v", w.saves, w.overlap)
 		}
 	})
+	t.Run("no call after a failed save", func(t *testing.T) {
+		// One call at a time: the save of the first call's result fails,
+		// and neither of the calls waiting for a slot starts, however the
+		// goroutines are scheduled.
+		for range 50 {
+			w := &worker{ran: map[string]int{}, cancel: func() {}, failAt: 2}
+			_, err := c.Start(context.Background(), c.API(replies...), w.registry(1), agent.Options{Checkpoint: w.save})
+			if !errors.Is(err, errDisk) {
+				t.Fatalf("err = %v, want the checkpoint's", err)
+			}
+			if w.calls != 1 {
+				t.Fatalf("%d calls ran, want 1: a call started after the save failed", w.calls)
+			}
+		}
+	})
 	t.Run("once a turn", func(t *testing.T) {
 		w := &worker{ran: map[string]int{}, cancel: func() {}}
 		api := c.API(replies...)
