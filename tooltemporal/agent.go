@@ -92,7 +92,8 @@ type Options struct {
 	// continues as new: the workflow is the caller's.
 	ContinueAfterSteps  int
 	ContinueAfterEvents int
-	ContinueAfterBytes  int // OnEvent, if set, sees each Event of a run as it happens, in the
+	ContinueAfterBytes  int
+	// OnEvent, if set, sees each Event of a run as it happens, in the
 	// workflow, on the worker that runs it: it must return at once (hand
 	// the event to a channel with room, a pub/sub client's buffer). A
 	// worker that replays a run's history, to rebuild it or to answer a
