@@ -958,8 +958,8 @@ func (s *starter) stop() []agent.Call {
 // A call still queued when the model's response is over is run here, on
 // the loop's goroutine, when a slot is free: a worker started for it may
 // not have been scheduled yet, and the loop would only wait for it. A
-// worker that finds the queue empty ends without touching the starter's
-// state, so wait waits for the calls that run, not for the workers.
+// worker that finds the queue empty only gives its slot back, under mu,
+// so wait waits for the calls that run, not for the workers.
 func (s *starter) wait() map[int]toolreg.Output {
 	s.mu.Lock()
 	defer s.mu.Unlock()
